@@ -1,0 +1,47 @@
+import uWS from 'uWebSockets.js';
+
+export type UwsApp = uWS.TemplatedApp;
+export type UwsBuild = 'native' | 'fallback';
+
+/**
+ * The pinned uWS package falls back to a JavaScript imitation off Node 16-20 (or with
+ * UWS_USE_FALLBACK=1); that imitation breaks express requests and websockets, so the server
+ * refuses to start on it rather than run half-broken.
+ */
+export function uwsBuild(): UwsBuild {
+  return 'SSLApp' in uWS ? 'native' : 'fallback';
+}
+
+export function createUwsApp(): UwsApp {
+  if (uwsBuild() !== 'native') {
+    throw new Error(
+      `uWebSockets.js loaded its JavaScript fallback (Node ${process.versions.node}): run on Node 20, or point the "uWebSockets.js" alias in package.json at the official release (see README)`,
+    );
+  }
+  return uWS.App();
+}
+
+export interface Listening {
+  port: number;
+  /** Stops accepting connections; open ones are left to finish. */
+  stopAccepting(): void;
+}
+
+export function listen(app: UwsApp, host: string, port: number): Promise<Listening> {
+  return new Promise((resolve, reject) => {
+    app.listen(host, port, (socket) => {
+      if (!socket) {
+        reject(new Error(`could not listen on ${host}:${port} (address in use or not available)`));
+        return;
+      }
+      let open = true;
+      resolve({
+        port: uWS.us_socket_local_port(socket as unknown as uWS.us_socket),
+        stopAccepting: () => {
+          if (open) uWS.us_listen_socket_close(socket);
+          open = false;
+        },
+      });
+    });
+  });
+}

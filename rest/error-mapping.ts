@@ -1,0 +1,30 @@
+import { DomainError, type DomainErrorKind } from '../src/domain/domain-error';
+import { HttpError } from './http-error';
+
+const STATUS_OF: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  payment_required: 402,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+};
+
+export function statusOfDomainError(error: DomainError): number {
+  return STATUS_OF[error.kind];
+}
+
+/**
+ * Every error that leaves a handler passes through here once, so the status codes of the
+ * specification live in one table. Unknown errors become 500 and are logged by the caller.
+ */
+export function toHttpError(error: unknown): HttpError | null {
+  if (error instanceof HttpError) return error;
+  if (error instanceof DomainError) return new HttpError(STATUS_OF[error.kind], error.message);
+  const e = error as { type?: string; status?: number; statusCode?: number; expose?: boolean; message?: string };
+  // body-parser style errors (and our own JSON parser) carry a client status and are safe to show.
+  if (e && e.expose === true && typeof (e.status ?? e.statusCode) === 'number') {
+    return new HttpError((e.status ?? e.statusCode)!, e.type === 'entity.parse.failed' ? 'malformed JSON body' : String(e.message));
+  }
+  return null;
+}

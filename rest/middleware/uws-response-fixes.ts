@@ -1,0 +1,38 @@
+import type { NextFunction, Request, Response } from 'express';
+
+/**
+ * Two defects of uwebsockets-express, handled once here (ARCHITECTURE.md):
+ * - writing to a uWS response after the client went away throws inside uWS, so a late answer
+ *   to an aborted request must become a no-op instead of an exception;
+ * - several Set-Cookie values would be joined into one header line, which browsers read as a
+ *   single cookie, so each value is written as its own header.
+ */
+interface UwsBackedResponse {
+  aborted?: boolean;
+  writableEnded?: boolean;
+  res: { cork(cb: () => void): void; writeStatus(s: string): void; writeHeader(k: string, v: string): void };
+  _headerSent?: boolean;
+}
+
+const kOutHeaders = Symbol.for('kOutHeaders');
+
+export function uwsResponseFixes(_req: Request, res: Response, next: NextFunction): void {
+  const raw = res as unknown as UwsBackedResponse & Record<string | symbol, unknown>;
+  const originalEnd = res.end.bind(res) as (...args: unknown[]) => Response;
+  const originalWriteHead = (res.writeHead as unknown as (...args: unknown[]) => void).bind(res);
+  (res as unknown as { end: unknown }).end = (...args: unknown[]) => (raw.aborted ? res : originalEnd(...args));
+  (res as unknown as { writeHead: unknown }).writeHead = (code: number, headers?: Record<string, unknown>) => {
+    if (raw.aborted) return res;
+    const all = (headers ?? (raw[kOutHeaders] as Record<string, unknown> | undefined) ?? {}) as Record<string, unknown>;
+    const cookies = all['set-cookie'];
+    if (!Array.isArray(cookies) || cookies.length < 2) return originalWriteHead(code, headers);
+    const rest = { ...all };
+    delete rest['set-cookie'];
+    originalWriteHead(code, rest);
+    raw.res.cork(() => {
+      for (const cookie of cookies) raw.res.writeHeader('set-cookie', String(cookie));
+    });
+    return res;
+  };
+  next();
+}

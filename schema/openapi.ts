@@ -1,0 +1,111 @@
+import { toJsonSchema } from '@valibot/to-json-schema';
+import type * as v from 'valibot';
+import type { Credential, RouteContract } from './route-contract';
+
+type Json = Record<string, unknown>;
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Invalid request (the message names the field)',
+  401: 'No valid credential',
+  402: 'Payment or points required',
+  403: 'Credential valid but not allowed',
+  404: 'Not found',
+  409: 'State conflict',
+  410: 'Gone',
+  413: 'Payload too large',
+  429: 'Rate limit exceeded (Retry-After header)',
+  502: 'Upstream provider failure',
+  503: 'Not ready or not configured',
+  504: 'Upstream did not answer',
+};
+
+const SECURITY: Record<Credential, string> = {
+  session: 'sessionCookie',
+  premium: 'premiumApiKey',
+  admin: 'adminApiKey',
+  plugin: 'pluginSecret',
+};
+
+/** Input mode: query strings and bodies are documented as clients send them, before transforms. */
+function jsonSchema(schema: v.GenericSchema, mode: 'input' | 'ignore'): Json {
+  const out = toJsonSchema(schema, { target: 'draft-2020-12', errorMode: 'ignore', typeMode: mode }) as Json;
+  delete out.$schema;
+  return out;
+}
+
+function pathParams(route: RouteContract): Json[] {
+  const names = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+  return names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+}
+
+function queryParams(route: RouteContract): Json[] {
+  if (!route.query) return [];
+  const schema = jsonSchema(route.query, 'input') as { properties?: Record<string, Json>; required?: string[] };
+  return Object.entries(schema.properties ?? {}).map(([name, prop]) => ({
+    name,
+    in: 'query',
+    required: schema.required?.includes(name) ?? false,
+    schema: prop,
+  }));
+}
+
+function operation(route: RouteContract): Json {
+  const responses: Json = {};
+  const success: Json = { description: route.success.description ?? 'Success' };
+  if (route.success.schema) {
+    success.content = { [route.success.contentType ?? 'application/json']: { schema: jsonSchema(route.success.schema, 'ignore') } };
+  }
+  if (route.publicCache) success.headers = { 'Cache-Control': { schema: { type: 'string', example: 'public, max-age=30' } } };
+  responses[String(route.success.status)] = success;
+  const errors = new Set(route.errors);
+  if (route.auth.length > 0) errors.add(401);
+  if (route.auth.some((c) => c === 'premium' || c === 'admin')) errors.add(429);
+  if (route.body) errors.add(400);
+  for (const status of [...errors].sort()) {
+    responses[String(status)] = {
+      description: STATUS_TEXT[status] ?? 'Error',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+  const op: Json = {
+    operationId: route.operationId,
+    summary: route.summary,
+    tags: [route.tag],
+    parameters: [...pathParams(route), ...queryParams(route)],
+    responses,
+    security: route.auth.length === 0 ? [] : route.auth.map((c) => ({ [SECURITY[c]]: [] })),
+  };
+  if (route.role) op['x-required-role'] = route.role;
+  if (route.body) {
+    op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } };
+  }
+  return op;
+}
+
+export function buildOpenApiDocument(routes: RouteContract[], serverUrl: string): Json {
+  const paths: Record<string, Json> = {};
+  for (const route of routes) {
+    const path = route.path.replace(/:(\w+)/g, '{$1}');
+    paths[path] ??= {};
+    paths[path][route.method] = operation(route);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Community League Platform API',
+      version: 'v1',
+      description: 'Pickup-game league: public reads, login, users, lobbies, parties. Realtime protocol: socket.io at /socket.io/ (see README).',
+    },
+    servers: [{ url: serverUrl }],
+    paths,
+    components: {
+      schemas: { Error: { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] } },
+      securitySchemes: {
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'league_session' },
+        premiumApiKey: { type: 'http', scheme: 'bearer', description: 'svc_pk_ + 43 base64url characters' },
+        adminApiKey: { type: 'http', scheme: 'bearer', description: 'svc_ak_ + 43 base64url characters; the account must be admin' },
+        pluginSecret: { type: 'apiKey', in: 'header', name: 'X-SVC-Plugin-Secret' },
+      },
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import type * as v from 'valibot';
+
+/** Which credentials a route accepts (CONTRACT.md / spec "Authentication"); [] means anonymous. */
+export type Credential = 'session' | 'premium' | 'admin' | 'plugin';
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type AnySchema = v.GenericSchema;
+
+/**
+ * One row of the wire contract: the express routers are bound from these and the OpenAPI
+ * document is generated from them, so the two cannot drift apart.
+ */
+export interface RouteContract<
+  P extends AnySchema | undefined = AnySchema | undefined,
+  Q extends AnySchema | undefined = AnySchema | undefined,
+  B extends AnySchema | undefined = AnySchema | undefined,
+> {
+  operationId: string;
+  method: HttpMethod;
+  /** Express-style path (`/api/lobbies/:code`). */
+  path: string;
+  tag: string;
+  summary: string;
+  auth: Credential[];
+  /** A role the credential's account must hold beyond being valid (403 otherwise). */
+  role?: 'admin' | 'premium';
+  params?: P;
+  query?: Q;
+  body?: B;
+  success: { status: number; schema?: AnySchema; description?: string; contentType?: string };
+  errors: number[];
+  /** Public reads carry `Cache-Control: public, max-age=30`. */
+  publicCache?: boolean;
+}
+
+export function defineRoute<
+  P extends AnySchema | undefined = undefined,
+  Q extends AnySchema | undefined = undefined,
+  B extends AnySchema | undefined = undefined,
+>(route: RouteContract<P, Q, B>): RouteContract<P, Q, B> {
+  return route;
+}
+
+export type ParamsOf<R> = R extends RouteContract<infer P, any, any> ? (P extends AnySchema ? v.InferOutput<P> : Record<string, never>) : never;
+export type QueryOf<R> = R extends RouteContract<any, infer Q, any> ? (Q extends AnySchema ? v.InferOutput<Q> : Record<string, never>) : never;
+export type BodyOf<R> = R extends RouteContract<any, any, infer B> ? (B extends AnySchema ? v.InferOutput<B> : Record<string, never>) : never;

@@ -1,0 +1,6 @@
+import type { RouteContract } from '../route-contract';
+import { opsRoutes } from './ops-routes';
+import { publicRoutes } from './public-routes';
+
+/** Every route the server registers; the OpenAPI document is built from this list. */
+export const allRoutes: RouteContract[] = [...Object.values(opsRoutes), ...Object.values(publicRoutes)];

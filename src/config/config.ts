@@ -1,0 +1,140 @@
+import * as v from 'valibot';
+
+/**
+ * The server's configuration, from the environment variables of CONTRACT.md. Parsing is strict
+ * so that a typo stops start-up with one line naming the variable instead of a half-working server.
+ */
+const optionalUrl = (name: string) =>
+  v.optional(v.pipe(v.string(), v.trim(), v.url(`${name} must be a URL`)));
+const urlWithDefault = (name: string, fallback: string) =>
+  v.optional(v.pipe(v.string(), v.trim(), v.url(`${name} must be a URL`)), fallback);
+const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)));
+
+const EnvSchema = v.object({
+  NODE_ENV: v.optional(v.picklist(['development', 'production', 'test'], 'NODE_ENV must be development, production or test'), 'development'),
+  PORT: v.optional(
+    v.pipe(v.string(), v.regex(/^\d{1,5}$/, 'PORT must be a port number'), v.transform(Number), v.maxValue(65535, 'PORT must be at most 65535')),
+    '8080',
+  ),
+  HOST: v.optional(v.pipe(v.string(), v.minLength(1, 'HOST must not be empty')), '127.0.0.1'),
+  PUBLIC_URL: urlWithDefault('PUBLIC_URL', 'http://localhost:8080'),
+  DATABASE_URL: v.optional(
+    v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')),
+  ),
+  REDIS_URL: v.optional(v.pipe(v.string(), v.regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// URL'))),
+  REDIS_PREFIX: v.optional(v.pipe(v.string(), v.regex(/^[\w:.-]{1,64}$/, 'REDIS_PREFIX must be 1-64 characters of letters, digits, _ : . -')), 'league:'),
+  DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1, 'DATA_DIR must not be empty')), './data'),
+  SESSION_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'SESSION_SECRET must be at least 32 characters'))),
+  PLUGIN_SECRET: v.optional(v.pipe(v.string(), v.minLength(16, 'PLUGIN_SECRET must be at least 16 characters'))),
+  ADMIN_PLATFORM_IDS: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\s*(\d{17}\s*(,\s*\d{17}\s*)*)?$/, 'ADMIN_PLATFORM_IDS must be comma-separated 17-digit platform ids'),
+      v.transform((s) => s.split(',').map((id) => id.trim()).filter(Boolean)),
+    ),
+    '',
+  ),
+  STEAM_OPENID_URL: urlWithDefault('STEAM_OPENID_URL', 'https://steamcommunity.com/openid/login'),
+  STEAM_API_URL: urlWithDefault('STEAM_API_URL', 'https://api.steampowered.com'),
+  STEAM_API_KEY: optionalText,
+  DISCORD_CLIENT_ID: optionalText,
+  DISCORD_CLIENT_SECRET: optionalText,
+  DISCORD_AUTHORIZE_URL: urlWithDefault('DISCORD_AUTHORIZE_URL', 'https://discord.com/oauth2/authorize'),
+  DISCORD_TOKEN_URL: urlWithDefault('DISCORD_TOKEN_URL', 'https://discord.com/api/oauth2/token'),
+  DISCORD_API_URL: urlWithDefault('DISCORD_API_URL', 'https://discord.com/api'),
+  PAYPAL_CLIENT_ID: optionalText,
+  PAYPAL_CLIENT_SECRET: optionalText,
+  PAYPAL_API_URL: urlWithDefault('PAYPAL_API_URL', 'https://api-m.sandbox.paypal.com'),
+  TRUST_PROXY: v.optional(
+    v.pipe(v.string(), v.regex(/^[0-9a-fA-F:.,/\s]*$/, 'TRUST_PROXY must be comma-separated addresses or CIDR ranges')),
+    '',
+  ),
+  SEED_DEMO_DATA: v.optional(v.picklist(['auto', 'never'], 'SEED_DEMO_DATA must be auto or never'), 'auto'),
+  LOG_LEVEL: v.optional(
+    v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'),
+    'info',
+  ),
+});
+
+type Env = v.InferOutput<typeof EnvSchema>;
+
+export interface Config {
+  nodeEnv: Env['NODE_ENV'];
+  port: number;
+  host: string;
+  publicUrl: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  /** Prefix of every Redis key and channel, so several deployments (or test runs) can share one Redis. */
+  redisPrefix: string;
+  dataDir: string;
+  /** Undefined only in development before `resolveSessionSecret` fills it from DATA_DIR. */
+  sessionSecret: string | undefined;
+  pluginSecret: string | undefined;
+  adminPlatformIds: ReadonlySet<string>;
+  steam: { openIdUrl: string; apiUrl: string; apiKey: string | undefined };
+  discord: { clientId: string; clientSecret: string; authorizeUrl: string; tokenUrl: string; apiUrl: string } | undefined;
+  discordUrls: { authorizeUrl: string; tokenUrl: string; apiUrl: string };
+  paypal: { clientId: string | undefined; clientSecret: string | undefined; apiUrl: string };
+  trustProxy: string[];
+  seedDemoData: boolean;
+  logLevel: Env['LOG_LEVEL'];
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Empty strings count as unset: `FOO= npm start` is how people unset things in a shell. */
+function presentOnly(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(EnvSchema.entries)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') out[key] = value;
+  }
+  return out;
+}
+
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = v.safeParse(EnvSchema, presentOnly(env));
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    const variable = issue.path?.map((p) => String(p.key)).join('.') ?? 'environment';
+    throw new ConfigError(variable, `invalid configuration: ${variable}: ${issue.message}`);
+  }
+  const e = parsed.output;
+  if (e.NODE_ENV === 'production' && !e.SESSION_SECRET) {
+    throw new ConfigError('SESSION_SECRET', 'invalid configuration: SESSION_SECRET: required when NODE_ENV=production');
+  }
+  if (Boolean(e.DISCORD_CLIENT_ID) !== Boolean(e.DISCORD_CLIENT_SECRET)) {
+    const missing = e.DISCORD_CLIENT_ID ? 'DISCORD_CLIENT_SECRET' : 'DISCORD_CLIENT_ID';
+    throw new ConfigError(missing, `invalid configuration: ${missing}: set both DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET, or neither`);
+  }
+  const discordUrls = { authorizeUrl: e.DISCORD_AUTHORIZE_URL, tokenUrl: e.DISCORD_TOKEN_URL, apiUrl: e.DISCORD_API_URL };
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: e.PUBLIC_URL.replace(/\/+$/, ''),
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
+    dataDir: e.DATA_DIR,
+    sessionSecret: e.SESSION_SECRET,
+    pluginSecret: e.PLUGIN_SECRET,
+    adminPlatformIds: new Set(e.ADMIN_PLATFORM_IDS),
+    steam: { openIdUrl: e.STEAM_OPENID_URL, apiUrl: e.STEAM_API_URL.replace(/\/+$/, ''), apiKey: e.STEAM_API_KEY },
+    discord:
+      e.DISCORD_CLIENT_ID && e.DISCORD_CLIENT_SECRET
+        ? { clientId: e.DISCORD_CLIENT_ID, clientSecret: e.DISCORD_CLIENT_SECRET, ...discordUrls }
+        : undefined,
+    discordUrls,
+    paypal: { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, apiUrl: e.PAYPAL_API_URL },
+    trustProxy: e.TRUST_PROXY.split(',').map((s) => s.trim()).filter(Boolean),
+    seedDemoData: e.SEED_DEMO_DATA === 'auto',
+    logLevel: e.LOG_LEVEL,
+  };
+}

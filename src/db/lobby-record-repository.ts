@@ -1,0 +1,71 @@
+import type { InferEntity } from '@mikro-orm/core';
+import { LobbyRecord } from './entities';
+import type { EmSource } from './orm';
+
+export interface LobbyDocument {
+  code: string;
+  phase: string;
+  hostId: number;
+  /** The live document's version; a save with a version not above the stored one is ignored. */
+  version: number;
+  /** The whole live lobby document, as the live store holds it. */
+  snapshot: Record<string, unknown>;
+}
+
+export interface StoredLobby extends LobbyDocument {
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Phases after which a lobby is history and not rebuilt. */
+const CLOSED_PHASES = ['ended', 'cancelled'];
+
+export class LobbyRecordRepository {
+  constructor(private readonly db: EmSource) {}
+
+  /**
+   * Upserts the lobby unless the stored copy is as new or newer, so a late write from a slower
+   * instance never rolls a lobby back. Returns whether this document was stored.
+   */
+  async save(doc: LobbyDocument, at?: Date): Promise<boolean> {
+    const rows = await this.db.em().execute(
+      `insert into lobby_records (code, phase, host_id, snapshot, version, created_at, updated_at)
+       values (?, ?, ?, ?::jsonb, ?, coalesce(?::timestamptz, now()), coalesce(?::timestamptz, now()))
+       on conflict (code) do update set
+         phase = excluded.phase,
+         host_id = excluded.host_id,
+         snapshot = excluded.snapshot,
+         version = excluded.version,
+         updated_at = excluded.updated_at
+       where lobby_records.version < excluded.version
+       returning code`,
+      [doc.code, doc.phase, doc.hostId, JSON.stringify(doc.snapshot), doc.version, at ?? null, at ?? null],
+    );
+    return rows.length > 0;
+  }
+
+  async load(code: string): Promise<StoredLobby | null> {
+    const record = await this.db.em().findOne(LobbyRecord, { code });
+    return record ? toStoredLobby(record) : null;
+  }
+
+  /** Lobbies not yet ended or cancelled: what to rebuild when the live store comes back empty. */
+  async loadOpen(): Promise<StoredLobby[]> {
+    const records = await this.db
+      .em()
+      .find(LobbyRecord, { phase: { $nin: CLOSED_PHASES } }, { orderBy: { createdAt: 'asc', code: 'asc' } });
+    return records.map(toStoredLobby);
+  }
+}
+
+function toStoredLobby(record: InferEntity<typeof LobbyRecord>): StoredLobby {
+  return {
+    code: record.code,
+    phase: record.phase,
+    hostId: record.hostId,
+    version: record.version,
+    snapshot: record.snapshot,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  };
+}

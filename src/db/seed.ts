@@ -1,0 +1,110 @@
+import { ChangelogEntry, Announcement } from './entities';
+import { MatchRepository, type MatchReport } from './match-repository';
+import type { Database } from './orm';
+import { UsersRepository } from './users-repository';
+
+const DEMO_PLAYERS = [
+  'Kestrel', 'Mossfang', 'Quillon', 'Brightwater', 'Saltmarsh', 'Tinderbox',
+  'Ravelin', 'Ashgrove', 'Nightjar', 'Cobblestone', 'Wrenfield', 'Halberd',
+];
+
+/** Stand-ins for skill: the stronger side wins, so ratings spread out the way real ones would. */
+const SKILL = [9, 3, 7, 12, 1, 6, 10, 4, 8, 2, 11, 5];
+
+const CLASSES_6V6 = ['scout', 'scout', 'soldier', 'soldier', 'demoman', 'medic'];
+const CLASSES_4V4 = ['scout', 'soldier', 'demoman', 'medic'];
+const CLASSES_ULTIDUO = ['soldier', 'medic'];
+
+const MATCHES: { format: string; map: string; classes: string[]; hoursAgo: number }[] = [
+  { format: '6v6', map: 'cp_process_f12', classes: CLASSES_6V6, hoursAgo: 96 },
+  { format: '6v6', map: 'cp_gullywash_f9', classes: CLASSES_6V6, hoursAgo: 80 },
+  { format: '4v4', map: 'koth_product_final', classes: CLASSES_4V4, hoursAgo: 70 },
+  { format: '6v6', map: 'cp_sunshine', classes: CLASSES_6V6, hoursAgo: 50 },
+  { format: 'ultiduo', map: 'ultiduo_baloo_v2', classes: CLASSES_ULTIDUO, hoursAgo: 30 },
+  { format: '6v6', map: 'cp_granary_pro_rc8', classes: CLASSES_6V6, hoursAgo: 20 },
+  { format: '4v4', map: 'koth_bagel_rc10', classes: CLASSES_4V4, hoursAgo: 6 },
+  { format: '6v6', map: 'cp_process_f12', classes: CLASSES_6V6, hoursAgo: 2 },
+];
+
+const CHANGELOG = [
+  { version: '0.1.0', title: 'League opens', body: 'Lobbies, the leaderboard and match history are live.' },
+  { version: '0.2.0', title: 'Captain drafts', body: 'Captains now pick their teams from the pool in turns.' },
+  { version: '0.3.0', title: 'Ready checks', body: 'Ready flags expire after 30 seconds unless renewed.' },
+  { version: '0.4.0', title: 'Premium servers', body: 'Premium members can schedule servers up to 30 days ahead.' },
+  { version: '0.5.0', title: 'Profile makeovers', body: 'Spend points on name colours and profile frames.' },
+];
+
+/**
+ * Fills an empty database with a small, believable league: 12 players, 8 matches recorded
+ * through recordMatch (so every rating is the sum of its matches), 5 changelog entries and one
+ * announcement active at `now`. Lobby codes are lowercase with a dash, which live lobbies never
+ * use, so demo matches cannot block a real report.
+ */
+export async function seedDemoData(db: Database, now: Date): Promise<void> {
+  const users = new UsersRepository(db);
+  const matches = new MatchRepository(db);
+  const ids: number[] = [];
+  for (const [i, username] of DEMO_PLAYERS.entries()) {
+    const user = await users.upsertFromLogin({
+      platformId: `76561198000000${String(i + 1).padStart(3, '0')}`,
+      username,
+      avatarUrl: null,
+      isAdmin: false,
+      at: hoursBefore(now, 120),
+    });
+    ids.push(user.id);
+  }
+
+  for (const [n, match] of MATCHES.entries()) {
+    await matches.recordMatch(demoReport(n, match, ids, now));
+  }
+
+  const em = db.em();
+  CHANGELOG.forEach((entry, i) => {
+    em.create(ChangelogEntry, { ...entry, createdAt: hoursBefore(now, 24 * 7 * (CHANGELOG.length - i)) });
+  });
+  em.create(Announcement, {
+    title: 'Welcome to the league',
+    body: 'This is demo data. Log in, create a lobby and invite your friends.',
+    level: 'info',
+    startsAt: hoursBefore(now, 1),
+    endsAt: hoursBefore(now, -24 * 30),
+    createdAt: hoursBefore(now, 1),
+  });
+  await em.flush();
+}
+
+/** Seeds only a database without users. Returns whether it seeded. */
+export async function seedIfEmpty(db: Database, now: Date): Promise<boolean> {
+  if ((await new UsersRepository(db).countUsers()) > 0) return false;
+  await seedDemoData(db, now);
+  return true;
+}
+
+function demoReport(n: number, match: (typeof MATCHES)[number], ids: number[], now: Date): MatchReport {
+  const size = match.classes.length;
+  // A window of consecutive players that moves with every match, split alternately into sides.
+  const roster = Array.from({ length: size * 2 }, (_, k) => (n * 5 + k) % ids.length);
+  const red = roster.filter((_, k) => k % 2 === 0);
+  const blu = roster.filter((_, k) => k % 2 === 1);
+  const strength = (side: number[]) => side.reduce((sum, i) => sum + SKILL[i], 0);
+  const redWins = strength(red) >= strength(blu);
+  const endedAt = hoursBefore(now, match.hoursAgo);
+  return {
+    lobbyCode: `demo-${n + 1}`,
+    format: match.format,
+    map: match.map,
+    scoreRed: redWins ? 3 : 1 + (n % 2),
+    scoreBlu: redWins ? n % 3 : 3,
+    startedAt: new Date(endedAt.getTime() - (25 + n * 3) * 60_000),
+    endedAt,
+    players: [
+      ...red.map((i, slot) => ({ userId: ids[i], team: 'red' as const, class: match.classes[slot] })),
+      ...blu.map((i, slot) => ({ userId: ids[i], team: 'blu' as const, class: match.classes[slot] })),
+    ],
+  };
+}
+
+function hoursBefore(now: Date, hours: number): Date {
+  return new Date(now.getTime() - hours * 3_600_000);
+}

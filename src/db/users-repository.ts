@@ -1,0 +1,110 @@
+import { UniqueConstraintViolationException, type QueryResult } from '@mikro-orm/core';
+import { User } from './entities';
+import type { EmSource, EntityManager } from './orm';
+import { toUserRecord, type UserRecord } from './user-record';
+
+export interface LoginProfile {
+  platformId: string;
+  username: string;
+  avatarUrl: string | null;
+  /** Decided at every login from configuration, so removing an admin takes effect on next login. */
+  isAdmin: boolean;
+  /** Login time; the database clock when absent. */
+  at?: Date;
+}
+
+export type ChatLinkResult =
+  | { ok: true; user: UserRecord }
+  | { ok: false; reason: 'user_not_found' }
+  | { ok: false; reason: 'linked_to_another_user' };
+
+export class UsersRepository {
+  constructor(private readonly db: EmSource) {}
+
+  /** Creates the user on first login, refreshes name, avatar, admin flag and login time after. */
+  async upsertFromLogin(profile: LoginProfile): Promise<UserRecord> {
+    const em = this.db.em();
+    const rows = await em.execute(
+      `insert into users (platform_id, username, avatar_url, is_admin, last_login_at, last_seen_at)
+       values (?, ?, ?, ?, coalesce(?::timestamptz, now()), coalesce(?::timestamptz, now()))
+       on conflict (platform_id) do update set
+         username = excluded.username,
+         avatar_url = excluded.avatar_url,
+         is_admin = excluded.is_admin,
+         last_login_at = excluded.last_login_at,
+         last_seen_at = excluded.last_seen_at
+       returning *`,
+      [profile.platformId, profile.username, profile.avatarUrl, profile.isAdmin, profile.at ?? null, profile.at ?? null],
+    );
+    return toRecord(em, rows[0]);
+  }
+
+  async findById(id: number): Promise<UserRecord | null> {
+    const user = await this.db.em().findOne(User, { id });
+    return user ? toUserRecord(user) : null;
+  }
+
+  async findByPlatformId(platformId: string): Promise<UserRecord | null> {
+    const user = await this.db.em().findOne(User, { platformId });
+    return user ? toUserRecord(user) : null;
+  }
+
+  /** Users with these ids, ordered by id; unknown ids are skipped. */
+  async findManyByIds(ids: readonly number[]): Promise<UserRecord[]> {
+    if (ids.length === 0) return [];
+    const users = await this.db.em().find(User, { id: { $in: [...new Set(ids)] } }, { orderBy: { id: 'asc' } });
+    return users.map(toUserRecord);
+  }
+
+  /** Highest ELO first; ties go to the older account. */
+  async leaderboard(limit: number): Promise<UserRecord[]> {
+    const users = await this.db.em().find(User, {}, { orderBy: [{ elo: 'desc' }, { id: 'asc' }], limit });
+    return users.map(toUserRecord);
+  }
+
+  countUsers(): Promise<number> {
+    return this.db.em().count(User, {});
+  }
+
+  /** Links a chat account; refused when that account is already linked to someone else. */
+  async setChatAccount(userId: number, chatAccountId: string, chatUsername: string): Promise<ChatLinkResult> {
+    const em = this.db.em();
+    try {
+      const rows = await em.execute(
+        'update users set chat_account_id = ?, chat_username = ? where id = ? returning *',
+        [chatAccountId, chatUsername, userId],
+      );
+      if (rows.length === 0) return { ok: false, reason: 'user_not_found' };
+      return { ok: true, user: toRecord(em, rows[0]) };
+    } catch (error) {
+      // The unique index decides, so two users racing for one chat account cannot both win.
+      if (error instanceof UniqueConstraintViolationException) return { ok: false, reason: 'linked_to_another_user' };
+      throw error;
+    }
+  }
+
+  /** Returns false when there is no such user. */
+  async clearChatAccount(userId: number): Promise<boolean> {
+    const result = await this.db.em().execute<QueryResult>(
+      'update users set chat_account_id = null, chat_username = null where id = ?',
+      [userId],
+      'run',
+    );
+    return result.affectedRows > 0;
+  }
+
+  /** One UPDATE for the whole batch (presence flushes many users at once). Returns the rows touched. */
+  async touchLastSeen(ids: readonly number[], at: Date): Promise<number> {
+    if (ids.length === 0) return 0;
+    const result = await this.db.em().execute<QueryResult>(
+      'update users set last_seen_at = ? where id in (?)',
+      [at, [...new Set(ids)]],
+      'run',
+    );
+    return result.affectedRows;
+  }
+}
+
+function toRecord(em: EntityManager, row: unknown): UserRecord {
+  return toUserRecord(em.map(User, row as Record<string, unknown>));
+}

@@ -1,0 +1,15 @@
+/* The lobby state machine's public face, for the engine and the transports. */
+export * from './formats';
+export * from './lobby-state';
+export type { Actor } from './lobby-actor';
+export * from './lobby-commands';
+export type { LobbyEvent } from './lobby-events';
+export { applyLobbyCommand } from './lobby-rules';
+export { createLobby, LOBBY_NAME_MAX, type CreateLobbyInput, type CreateLobbyOptions } from './create-lobby';
+export { settle } from './settle';
+export { nextDeadline, READY_CHECK_MS, READY_FLAG_MS } from './deadlines';
+export { openMembers, locate, type Location } from './lobby-membership';
+export { draftTurn } from './draft-turn';
+export { lobbyDetail, lobbySummary, voteCounts, myVote } from './lobby-view';
+export { validateChat, chatMessage, CHAT_MESSAGE_MAX } from './lobby-chat';
+export * from './lobby-wire';

@@ -1,0 +1,26 @@
+import type { UserPublic } from '../../../schema/user';
+import { conflict, forbidden, invalid, type DomainError } from '../domain-error';
+import type { Actor } from './lobby-actor';
+import { isClosed, type LobbyState } from './lobby-state';
+import type { LobbyChatMessage } from './lobby-wire';
+
+export const CHAT_MESSAGE_MAX = 500;
+
+/**
+ * Chat lives beside the lobby state (a capped list in the live store), so it does not bump the
+ * lobby's version. Anyone signed in may talk in an open lobby, as the specification allows;
+ * the limit applies to the trimmed text, which is what gets stored.
+ */
+export function validateChat(state: LobbyState, actor: Actor, message: unknown, _now: number): DomainError | null {
+  if (actor.banned) return forbidden('you are banned');
+  if (isClosed(state.phase)) return conflict(state.phase === 'cancelled' ? 'lobby is cancelled' : 'lobby has ended');
+  if (typeof message !== 'string') return invalid('message is required');
+  const text = message.trim();
+  if (text.length === 0) return invalid('message is empty');
+  if (text.length > CHAT_MESSAGE_MAX) return invalid(`message is longer than ${CHAT_MESSAGE_MAX} characters`);
+  return null;
+}
+
+export function chatMessage(id: number, user: UserPublic, message: string, now: number): LobbyChatMessage {
+  return { id, user, message: message.trim(), created_at: new Date(now).toISOString() };
+}

@@ -1,0 +1,79 @@
+import { conflict, DomainError, fail, invalid, succeed, type Outcome } from '../domain-error';
+import { dropToPool, pick, setCaptain, startDraft, unpick } from './draft-rules';
+import type { Actor } from './lobby-actor';
+import type { LobbyCommand, LobbyCommandType } from './lobby-commands';
+import { impliedEvents, type LobbyEvent } from './lobby-events';
+import type { LobbyRule } from './lobby-rule';
+import { isClosed, type LobbyState } from './lobby-state';
+import { voteMap } from './map-vote-rules';
+import { cancel, recordMatch, report } from './match-rules';
+import { join, kick, leave, partyJoin } from './membership-rules';
+import { forceStart, keepReady, ready } from './ready-rules';
+import { settle } from './settle';
+import { pickSlot, setClass } from './slot-rules';
+
+const RULES: { [T in LobbyCommandType]: LobbyRule<T> } = {
+  join,
+  'party-join': partyJoin,
+  leave,
+  kick,
+  'set-captain': setCaptain,
+  'start-draft': startDraft,
+  pick,
+  unpick,
+  'drop-to-pool': dropToPool,
+  'pick-slot': pickSlot,
+  'set-class': setClass,
+  'vote-map': voteMap,
+  ready,
+  'keep-ready': keepReady,
+  'force-start': forceStart,
+  report,
+  'record-match': recordMatch,
+  cancel,
+  tick: () => [],
+};
+
+/** Commands that still mean something on a closed lobby (they change nothing else). */
+const AFTER_CLOSE: readonly LobbyCommandType[] = ['record-match', 'tick'];
+
+function closedMessage(state: LobbyState, type: LobbyCommandType): string {
+  if (state.phase === 'cancelled') return type === 'cancel' ? 'lobby already cancelled' : 'lobby is cancelled';
+  if (type === 'report') return 'already reported';
+  return 'lobby has ended';
+}
+
+/**
+ * Apply one command at `now`: first the clock (settle), then the command's rule, as one change.
+ * Success with a state equal to the input keeps the very same object and version and emits no
+ * events (idempotent repeats, a tick with nothing due); any real change bumps version by exactly 1.
+ * Closed lobbies refuse everything with 409 except the engine's record-match and tick.
+ */
+export function applyLobbyCommand(
+  state: LobbyState,
+  command: LobbyCommand,
+  actor: Actor,
+  now: number,
+): Outcome<LobbyState, LobbyEvent> {
+  const rule = RULES[command?.type] as LobbyRule<LobbyCommandType> | undefined;
+  if (rule === undefined) return fail(invalid('unknown command'));
+  const settled = settle(state, now);
+  if (isClosed(settled.phase) && !AFTER_CLOSE.includes(command.type)) return fail(conflict(closedMessage(settled, command.type)));
+  const draft = settled === state ? structuredClone(state) : settled;
+  const result = rule(draft, command, actor, now);
+  if (result instanceof DomainError) return fail(result);
+  if (sameState(state, draft)) return succeed(state, []);
+  const next: LobbyState = { ...draft, version: state.version + 1 };
+  return succeed(next, [...impliedEvents(state, next), ...result]);
+}
+
+/** Structural equality of two JSON documents (key order ignored). */
+function sameState(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameState((a as never)[k], (b as never)[k]));
+}

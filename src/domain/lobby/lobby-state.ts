@@ -1,0 +1,66 @@
+import * as v from 'valibot';
+import { UserPublic } from '../../../schema/user';
+import { LobbyFormat, TfClass } from './formats';
+
+/*
+ * The lobby as it is stored: one JSON document per lobby. A schema (not just a type) so the
+ * engine can check what it reads back from the live store.
+ */
+
+export const TEAMS = ['red', 'blu'] as const;
+export const Team = v.picklist(TEAMS);
+export type Team = v.InferOutput<typeof Team>;
+export const otherTeam = (team: Team): Team => (team === 'red' ? 'blu' : 'red');
+
+export const LOBBY_PHASES = ['gathering', 'drafting', 'ready_check', 'live', 'ended', 'cancelled'] as const;
+export const LobbyPhase = v.picklist(LOBBY_PHASES);
+export type LobbyPhase = v.InferOutput<typeof LobbyPhase>;
+
+/** Phases after which a lobby accepts no further change (except the engine recording the match id). */
+export const isClosed = (phase: LobbyPhase): boolean => phase === 'ended' || phase === 'cancelled';
+
+const Int = v.pipe(v.number(), v.integer());
+const NullableInt = v.nullable(Int);
+
+/** `readyUntil` is when the occupant's ready flag lapses; the flag is on while now < readyUntil. */
+export const Slot = v.object({
+  index: Int,
+  class: TfClass,
+  userId: NullableInt,
+  readyUntil: NullableInt,
+});
+export type Slot = v.InferOutput<typeof Slot>;
+
+export const PickEntry = v.object({ team: Team, userId: Int, by: Int });
+export type PickEntry = v.InferOutput<typeof PickEntry>;
+
+export const LobbyState = v.object({
+  code: v.string(),
+  name: v.string(),
+  format: LobbyFormat,
+  phase: LobbyPhase,
+  hostId: Int,
+  createdAt: Int,
+  region: v.nullable(v.string()),
+  reservationId: NullableInt,
+  captains: v.object({ red: NullableInt, blu: NullableInt }),
+  teams: v.object({ red: v.array(Slot), blu: v.array(Slot) }),
+  /** Free agents in join order. */
+  pool: v.array(Int),
+  mapPool: v.array(v.string()),
+  /** userId (as a string key) -> map name. */
+  votes: v.record(v.string(), v.string()),
+  /** Draft history, oldest first: the last entry decides unpick and breaks turn ties. */
+  picks: v.array(PickEntry),
+  readyCheckDeadline: NullableInt,
+  startedAt: NullableInt,
+  endedAt: NullableInt,
+  scoreRed: NullableInt,
+  scoreBlu: NullableInt,
+  matchId: NullableInt,
+  /** Everyone who ever joined, so a view needs no database read. */
+  profiles: v.record(v.string(), UserPublic),
+  /** Grows by exactly one per successful changing command. */
+  version: Int,
+});
+export type LobbyState = v.InferOutput<typeof LobbyState>;

@@ -1,0 +1,42 @@
+import type { CasWrite } from './live-store';
+
+/**
+ * Argument rules shared by both live stores, so that a bad call fails the same way on either
+ * instead of passing on one and doing something surprising on the other (Redis, for one, deletes
+ * a key given a TTL of 0 and rejects a fractional one).
+ */
+
+export function checkCasWrites(writes: CasWrite[]): void {
+  const seen = new Set<string>();
+  for (const write of writes) {
+    // Two writes to one key would each be checked against the same old version: ambiguous.
+    if (seen.has(write.key)) throw new Error(`compareAndSet: key "${write.key}" appears twice; one write per key`);
+    seen.add(write.key);
+    if (!Number.isInteger(write.expectedVersion) || write.expectedVersion < 0) {
+      throw new RangeError(`compareAndSet: expectedVersion of "${write.key}" must be an integer >= 0`);
+    }
+    if (write.value === undefined) throw new TypeError(`compareAndSet: value of "${write.key}" is undefined; use null to delete`);
+    if (write.ttlMs !== undefined) ttlMilliseconds(write.ttlMs, 'compareAndSet');
+  }
+}
+
+/** A TTL as the whole number of milliseconds both stores apply. */
+export function ttlMilliseconds(ttlMs: number, method: string): number {
+  if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new RangeError(`${method}: ttlMs must be a positive number of milliseconds`);
+  return Math.ceil(ttlMs);
+}
+
+export function checkPositiveInteger(value: number, name: string, method: string): void {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${method}: ${name} must be a positive integer`);
+}
+
+export function checkScore(score: number, name: string, method: string): void {
+  if (Number.isNaN(score)) throw new RangeError(`${method}: ${name} must be a number, not NaN`);
+}
+
+/** Both stores keep values as JSON text, so a caller never shares an object with the store. */
+export function encodeValue(value: unknown, method: string): string {
+  const json = JSON.stringify(value);
+  if (json === undefined) throw new TypeError(`${method}: value is not JSON-serialisable`);
+  return json;
+}

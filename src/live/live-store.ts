@@ -1,0 +1,75 @@
+/**
+ * The live-state store port. Everything that must be shared between server instances in real
+ * time (lobby documents, membership indexes, sessions, nonces, presence, rate-limit windows,
+ * deadlines) goes through this interface. Two implementations pass one contract suite:
+ * `RedisLiveStore` (production, multi-instance) and `MemoryLiveStore` (embedded, one instance).
+ *
+ * Values are JSON-serialisable. Versions start at 1 for a new document; an absent document has
+ * version 0, so `expectedVersion: 0` means "create only if absent".
+ */
+export interface VersionedDoc<T = unknown> {
+  version: number;
+  value: T;
+}
+
+export interface CasWrite {
+  key: string;
+  /** The version the caller read (0 = must be absent). */
+  expectedVersion: number;
+  /** The new value, or null to delete the key. */
+  value: unknown | null;
+  /** Expiry of the written document, in milliseconds from now; omitted = no expiry. */
+  ttlMs?: number;
+}
+
+/** On success the new version of each written key (0 for a deletion), in the order given. */
+export type CasResult = { ok: true; versions: number[] } | { ok: false; conflictKey: string };
+
+export interface WindowHit {
+  allowed: boolean;
+  /** Hits inside the window after this one (refused hits are not counted). */
+  count: number;
+  /** When refused: milliseconds until the oldest counted hit leaves the window. 0 when allowed. */
+  retryAfterMs: number;
+}
+
+export type Unsubscribe = () => Promise<void>;
+
+export interface LiveStore {
+  readonly kind: 'memory' | 'redis';
+
+  get<T = unknown>(key: string): Promise<VersionedDoc<T> | null>;
+  getMany<T = unknown>(keys: string[]): Promise<Array<VersionedDoc<T> | null>>;
+  /** All writes happen, atomically, only if every key is still at its expected version. */
+  compareAndSet(writes: CasWrite[]): Promise<CasResult>;
+  /** Unconditional delete (logout, cleanup). */
+  delete(key: string): Promise<void>;
+  /** Resets the expiry of a key without changing its value or version; false when absent. */
+  expire(key: string, ttlMs: number): Promise<boolean>;
+
+  /** Atomic counter, for ids that must be unique across instances (party ids, invite ids). */
+  increment(key: string): Promise<number>;
+
+  publish(channel: string, message: string): Promise<void>;
+  subscribe(channel: string, handler: (message: string) => void): Promise<Unsubscribe>;
+
+  /** Sorted-set scores: presence (member -> last seen), leaderboards, anything ranked by time. */
+  scoreSet(key: string, member: string, score: number): Promise<void>;
+  scoreRange(key: string, min: number, max: number): Promise<string[]>;
+  scoreRemoveBelow(key: string, score: number): Promise<void>;
+
+  /** Durable deadlines: a member of a queue becomes due at `dueAt` (ms epoch); re-scheduling moves it. */
+  schedule(queue: string, member: string, dueAt: number): Promise<void>;
+  unschedule(queue: string, member: string): Promise<void>;
+  /** Atomically removes and returns up to `limit` members due at `now`: each is claimed by one caller only. */
+  claimDue(queue: string, now: number, limit: number): Promise<string[]>;
+
+  /** Sliding-window rate counter: records a hit at `now` unless `limit` hits are already within `windowMs`. */
+  hitWindow(key: string, now: number, windowMs: number, limit: number): Promise<WindowHit>;
+
+  /** Capped list, newest last: lobby chat. */
+  listPush(key: string, value: unknown, maxLength: number): Promise<void>;
+  listRange<T = unknown>(key: string): Promise<T[]>;
+
+  close(): Promise<void>;
+}

@@ -1,0 +1,261 @@
+import { ChannelHandlers, logHandlerError } from './channel-handlers';
+import type { CasResult, CasWrite, LiveStore, Unsubscribe, VersionedDoc, WindowHit } from './live-store';
+import { checkCasWrites, checkPositiveInteger, checkScore, encodeValue, ttlMilliseconds } from './live-store-input';
+
+/**
+ * The in-process live store, for one server instance with nothing configured. It mirrors Redis
+ * where callers could notice: one keyspace where a key holds one kind of data (using it as
+ * another throws WRONGTYPE), values stored as JSON text, empty sets and lists vanish, pub/sub
+ * delivered later rather than inside `publish`. Every method runs to completion without awaiting,
+ * so each is atomic in this single-threaded process.
+ */
+export interface MemoryLiveStoreOptions {
+  /** Milliseconds since the epoch; tests pass a controllable one to expire keys without waiting. */
+  clock?: () => number;
+  onHandlerError?: (error: unknown, channel: string) => void;
+  /** Runs once when the store closes (releasing the single-instance lock). */
+  onClose?: () => Promise<void>;
+}
+
+type Entry =
+  | { type: 'doc'; version: number; json: string; expiresAt?: number }
+  | { type: 'counter'; value: number; expiresAt?: number }
+  | { type: 'zset'; scores: Map<string, number>; expiresAt?: number }
+  | { type: 'list'; items: string[]; expiresAt?: number };
+type EntryOf<K extends Entry['type']> = Extract<Entry, { type: K }>;
+
+/** Expired keys nobody reads again are swept this often (in writes), as Redis expires them actively. */
+const SWEEP_EVERY_WRITES = 1024;
+
+export class MemoryLiveStore implements LiveStore {
+  readonly kind = 'memory' as const;
+  readonly #entries = new Map<string, Entry>();
+  readonly #handlers: ChannelHandlers;
+  readonly #clock: () => number;
+  readonly #onClose: (() => Promise<void>) | undefined;
+  #writesSinceSweep = 0;
+  /** Makes each hit a distinct member of its window, as Redis's INCR'd sequence does. */
+  #hitSequence = 0;
+  #closed = false;
+
+  constructor(options: MemoryLiveStoreOptions = {}) {
+    this.#clock = options.clock ?? Date.now;
+    this.#onClose = options.onClose;
+    this.#handlers = new ChannelHandlers(options.onHandlerError ?? logHandlerError);
+  }
+
+  async get<T = unknown>(key: string): Promise<VersionedDoc<T> | null> {
+    this.#assertOpen();
+    return this.#readDoc<T>(key);
+  }
+
+  async getMany<T = unknown>(keys: string[]): Promise<Array<VersionedDoc<T> | null>> {
+    this.#assertOpen();
+    return keys.map((key) => this.#readDoc<T>(key));
+  }
+
+  async compareAndSet(writes: CasWrite[]): Promise<CasResult> {
+    this.#assertOpen();
+    checkCasWrites(writes);
+    const encoded = writes.map((write) => (write.value === null ? null : encodeValue(write.value, 'compareAndSet')));
+    for (const write of writes) {
+      if ((this.#typed(write.key, 'doc')?.version ?? 0) !== write.expectedVersion) return { ok: false, conflictKey: write.key };
+    }
+    const now = this.#clock();
+    const versions = writes.map((write, i) => {
+      const json = encoded[i];
+      if (json === null) {
+        this.#entries.delete(write.key);
+        return 0;
+      }
+      const version = write.expectedVersion + 1;
+      const expiresAt = write.ttlMs === undefined ? undefined : now + ttlMilliseconds(write.ttlMs, 'compareAndSet');
+      this.#entries.set(write.key, { type: 'doc', version, json, expiresAt });
+      return version;
+    });
+    this.#wrote();
+    return { ok: true, versions };
+  }
+
+  async delete(key: string): Promise<void> {
+    this.#assertOpen();
+    this.#entries.delete(key);
+  }
+
+  async expire(key: string, ttlMs: number): Promise<boolean> {
+    this.#assertOpen();
+    const ms = ttlMilliseconds(ttlMs, 'expire');
+    const entry = this.#live(key);
+    if (!entry) return false;
+    entry.expiresAt = this.#clock() + ms;
+    return true;
+  }
+
+  async increment(key: string): Promise<number> {
+    this.#assertOpen();
+    const counter = this.#typed(key, 'counter');
+    if (counter) return ++counter.value;
+    this.#entries.set(key, { type: 'counter', value: 1 });
+    this.#wrote();
+    return 1;
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    this.#assertOpen();
+    const tokens = this.#handlers.snapshot(channel);
+    if (tokens.length > 0) queueMicrotask(() => this.#handlers.deliver(channel, tokens, message));
+  }
+
+  async subscribe(channel: string, handler: (message: string) => void): Promise<Unsubscribe> {
+    this.#assertOpen();
+    const { token } = this.#handlers.add(channel, handler);
+    return async () => {
+      this.#handlers.remove(channel, token);
+    };
+  }
+
+  async scoreSet(key: string, member: string, score: number): Promise<void> {
+    this.#assertOpen();
+    checkScore(score, 'score', 'scoreSet');
+    this.#zset(key).set(member, score);
+  }
+
+  async scoreRange(key: string, min: number, max: number): Promise<string[]> {
+    this.#assertOpen();
+    checkScore(min, 'min', 'scoreRange');
+    checkScore(max, 'max', 'scoreRange');
+    return this.#ranked(key, min, max).map(([member]) => member);
+  }
+
+  async scoreRemoveBelow(key: string, score: number): Promise<void> {
+    this.#assertOpen();
+    checkScore(score, 'score', 'scoreRemoveBelow');
+    this.#removeMembers(key, this.#ranked(key, -Infinity, score).filter(([, s]) => s < score));
+  }
+
+  async schedule(queue: string, member: string, dueAt: number): Promise<void> {
+    this.#assertOpen();
+    checkScore(dueAt, 'dueAt', 'schedule');
+    this.#zset(queue).set(member, dueAt);
+  }
+
+  async unschedule(queue: string, member: string): Promise<void> {
+    this.#assertOpen();
+    this.#removeMembers(queue, [[member, 0]]);
+  }
+
+  async claimDue(queue: string, now: number, limit: number): Promise<string[]> {
+    this.#assertOpen();
+    checkScore(now, 'now', 'claimDue');
+    if (limit === 0) return [];
+    checkPositiveInteger(limit, 'limit', 'claimDue');
+    const due = this.#ranked(queue, -Infinity, now).slice(0, limit);
+    this.#removeMembers(queue, due);
+    return due.map(([member]) => member);
+  }
+
+  async hitWindow(key: string, now: number, windowMs: number, limit: number): Promise<WindowHit> {
+    this.#assertOpen();
+    checkScore(now, 'now', 'hitWindow');
+    const ttl = ttlMilliseconds(windowMs, 'hitWindow');
+    checkPositiveInteger(limit, 'limit', 'hitWindow');
+    this.#removeMembers(key, this.#ranked(key, -Infinity, now - ttl));
+    const hits = this.#ranked(key, -Infinity, Infinity);
+    if (hits.length >= limit) {
+      const oldest = hits[0][1];
+      return { allowed: false, count: hits.length, retryAfterMs: Math.max(0, Math.ceil(oldest + ttl - now)) };
+    }
+    const window = this.#zsetEntry(key);
+    window.scores.set(String(++this.#hitSequence), now);
+    window.expiresAt = this.#clock() + ttl;
+    return { allowed: true, count: hits.length + 1, retryAfterMs: 0 };
+  }
+
+  async listPush(key: string, value: unknown, maxLength: number): Promise<void> {
+    this.#assertOpen();
+    checkPositiveInteger(maxLength, 'maxLength', 'listPush');
+    const json = encodeValue(value, 'listPush');
+    let list = this.#typed(key, 'list');
+    if (!list) {
+      list = { type: 'list', items: [] };
+      this.#entries.set(key, list);
+      this.#wrote();
+    }
+    list.items.push(json);
+    if (list.items.length > maxLength) list.items.splice(0, list.items.length - maxLength);
+  }
+
+  async listRange<T = unknown>(key: string): Promise<T[]> {
+    this.#assertOpen();
+    return (this.#typed(key, 'list')?.items ?? []).map((json) => JSON.parse(json) as T);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#handlers.clear();
+    this.#entries.clear();
+    await this.#onClose?.();
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new Error('live store is closed');
+  }
+
+  #live(key: string): Entry | undefined {
+    const entry = this.#entries.get(key);
+    if (entry?.expiresAt !== undefined && entry.expiresAt <= this.#clock()) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  #typed<K extends Entry['type']>(key: string, type: K): EntryOf<K> | undefined {
+    const entry = this.#live(key);
+    if (entry && entry.type !== type) {
+      throw new Error(`WRONGTYPE: key "${key}" holds a ${entry.type}, not a ${type}`);
+    }
+    return entry as EntryOf<K> | undefined;
+  }
+
+  #readDoc<T>(key: string): VersionedDoc<T> | null {
+    const doc = this.#typed(key, 'doc');
+    return doc ? { version: doc.version, value: JSON.parse(doc.json) as T } : null;
+  }
+
+  #zset(key: string): Map<string, number> {
+    return this.#zsetEntry(key).scores;
+  }
+
+  #zsetEntry(key: string): EntryOf<'zset'> {
+    const existing = this.#typed(key, 'zset');
+    if (existing) return existing;
+    const created: EntryOf<'zset'> = { type: 'zset', scores: new Map() };
+    this.#entries.set(key, created);
+    this.#wrote();
+    return created;
+  }
+
+  /** Members with min <= score <= max, in Redis order: by score, then by member. */
+  #ranked(key: string, min: number, max: number): Array<[string, number]> {
+    const scores = this.#typed(key, 'zset')?.scores;
+    if (!scores) return [];
+    return [...scores]
+      .filter(([, score]) => score >= min && score <= max)
+      .sort(([a, sa], [b, sb]) => sa - sb || (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  #removeMembers(key: string, members: Array<[string, number]>): void {
+    const entry = this.#typed(key, 'zset');
+    if (!entry) return;
+    for (const [member] of members) entry.scores.delete(member);
+    if (entry.scores.size === 0) this.#entries.delete(key);
+  }
+
+  #wrote(): void {
+    if (++this.#writesSinceSweep < SWEEP_EVERY_WRITES) return;
+    this.#writesSinceSweep = 0;
+    for (const key of [...this.#entries.keys()]) this.#live(key);
+  }
+}

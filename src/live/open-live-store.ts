@@ -1,0 +1,21 @@
+import type { LiveStore } from './live-store';
+import { MemoryLiveStore } from './memory-live-store';
+import { connectRedisLiveStore } from './redis-live-store';
+import { acquireSingleInstanceLock } from './single-instance-lock';
+
+export interface OpenLiveStoreOptions {
+  /** Set: the shared Redis store. Unset: the in-process store, locked to this data dir. */
+  redisUrl?: string;
+  dataDir: string;
+  redisPrefix?: string;
+  onError?: (error: unknown) => void;
+}
+
+/** The live store the configuration asks for; closing it releases what opening it took. */
+export async function openLiveStore(options: OpenLiveStoreOptions): Promise<LiveStore> {
+  if (options.redisUrl) {
+    return connectRedisLiveStore({ url: options.redisUrl, prefix: options.redisPrefix, onError: options.onError });
+  }
+  const release = await acquireSingleInstanceLock(options.dataDir);
+  return new MemoryLiveStore({ onClose: release });
+}

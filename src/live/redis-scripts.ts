@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+import type { createClient } from 'redis';
+
+/**
+ * The Lua scripts of the Redis live store: every operation whose check and write must not be
+ * interleaved with another client's. Redis runs a script to completion before any other command.
+ * Documents are hashes {v: version, d: JSON}; a script never fails between its first write and its
+ * last (all type errors surface in the reads that come first), so no half-applied write is left.
+ */
+export type RedisClient = ReturnType<typeof createClient>;
+
+export interface LuaScript {
+  source: string;
+  sha1: string;
+}
+
+const lua = (source: string): LuaScript => ({ source, sha1: createHash('sha1').update(source).digest('hex') });
+
+/** KEYS: the documents. ARGV: 4 per key: expected version, 's' (set) or 'd' (delete), JSON, TTL ms or ''. */
+export const COMPARE_AND_SET = lua(`
+for i = 1, #KEYS do
+  local current = tonumber(redis.call('HGET', KEYS[i], 'v') or '0')
+  if current ~= tonumber(ARGV[(i - 1) * 4 + 1]) then return {0, i} end
+end
+local result = {1}
+for i = 1, #KEYS do
+  local base = (i - 1) * 4
+  if ARGV[base + 2] == 'd' then
+    redis.call('DEL', KEYS[i])
+    result[#result + 1] = 0
+  else
+    local version = tonumber(ARGV[base + 1]) + 1
+    redis.call('HSET', KEYS[i], 'v', version, 'd', ARGV[base + 3])
+    if ARGV[base + 4] == '' then redis.call('PERSIST', KEYS[i]) else redis.call('PEXPIRE', KEYS[i], ARGV[base + 4]) end
+    result[#result + 1] = version
+  end
+end
+return result
+`);
+
+/** KEYS: the documents. Returns version and JSON of each, false for absent ones: one consistent snapshot. */
+export const READ_DOCS = lua(`
+local result = {}
+for i = 1, #KEYS do
+  local fields = redis.call('HMGET', KEYS[i], 'v', 'd')
+  result[#result + 1] = fields[1]
+  result[#result + 1] = fields[2]
+end
+return result
+`);
+
+/** KEYS: the queue. ARGV: now, limit. */
+export const CLAIM_DUE = lua(`
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+for i = 1, #due do redis.call('ZREM', KEYS[1], due[i]) end
+return due
+`);
+
+/**
+ * A sliding-window log. KEYS: the window, the sequence that makes each hit a distinct member.
+ * ARGV: now, window ms, limit. Returns allowed (1/0), count, retry-after ms.
+ */
+export const HIT_WINDOW = lua(`
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local count = redis.call('ZCARD', KEYS[1])
+if count >= tonumber(ARGV[3]) then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  local retry = 0
+  if oldest[2] then retry = math.max(0, math.ceil(tonumber(oldest[2]) + window - now)) end
+  return {0, count, retry}
+end
+redis.call('ZADD', KEYS[1], ARGV[1], redis.call('INCR', KEYS[2]))
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return {1, count + 1, 0}
+`);
+
+/** KEYS: the list. ARGV: JSON, max length. */
+export const PUSH_CAPPED = lua(`
+redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
+return 1
+`);
+
+/** Runs a script by its hash, sending the source only when the server has not cached it yet. */
+export async function runScript(client: RedisClient, script: LuaScript, keys: string[], args: string[]): Promise<unknown> {
+  try {
+    return await client.evalSha(script.sha1, { keys, arguments: args });
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+    return client.eval(script.source, { keys, arguments: args });
+  }
+}

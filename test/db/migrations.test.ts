@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrations } from '../../src/db/migrations';
+import { createTestDatabase, type TestDatabase } from '../support/test-database';
+
+describe('migrations', () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase();
+  });
+  afterAll(() => t?.drop());
+
+  it('create every table the entities map', async () => {
+    const rows = await t.db
+      .em()
+      .execute<{ table_name: string }[]>(
+        "select table_name from information_schema.tables where table_schema = 'public' order by table_name",
+      );
+    expect(rows.map((r) => r.table_name)).toEqual([
+      'announcements',
+      'api_key_audit',
+      'api_keys',
+      'bans',
+      'changelog_entries',
+      'lobby_records',
+      'match_players',
+      'matches',
+      'mikro_orm_migrations',
+      'premium_grants',
+      'users',
+    ]);
+  });
+
+  it('leave nothing for the schema generator to change', async () => {
+    expect(await t.db.orm.schema.getUpdateSchemaSQL()).toBe('');
+  });
+
+  it('are recorded once and not applied again', async () => {
+    await t.db.migrate();
+    const rows = await t.db.em().execute<{ name: string }[]>('select name from mikro_orm_migrations order by id');
+    expect(rows.map((r) => r.name)).toEqual(migrations.map((m) => m.name));
+  });
+
+  it('answer a ping', async () => {
+    expect(await t.db.ping()).toBe(true);
+  });
+
+  it('run against the database the environment asks for', () => {
+    expect(t.db.kind).toBe(process.env.DATABASE_URL ? 'postgres' : 'embedded');
+  });
+});

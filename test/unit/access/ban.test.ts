@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { isBanned } from '../../../src/domain/access/ban';
+
+const NOW = 1_700_000_000_000;
+
+describe('whether a ban holds', () => {
+  it.each([
+    ['no ban at all', null, false],
+    ['a permanent ban', { expiresAt: null, liftedAt: null }, true],
+    ['a ban that expires later', { expiresAt: NOW + 1, liftedAt: null }, true],
+    ['a ban that expires right now', { expiresAt: NOW, liftedAt: null }, false],
+    ['a ban that expired earlier', { expiresAt: NOW - 1, liftedAt: null }, false],
+    ['a permanent ban that was lifted', { expiresAt: null, liftedAt: NOW - 1 }, false],
+    ['a ban lifted right now', { expiresAt: null, liftedAt: NOW }, false],
+    ['a timed ban lifted before it expired', { expiresAt: NOW + 1000, liftedAt: NOW - 1 }, false],
+  ])('%s: banned is %s', (_, ban, banned) => {
+    expect(isBanned(ban, NOW)).toBe(banned);
+  });
+});

@@ -1,0 +1,223 @@
+import { describe, expect, it } from 'vitest';
+import { openMembers } from '../../../src/domain/lobby/lobby-membership';
+import {
+  actor, BLU_CAP, CODE, draftingLobby, events, expectRefused, gatheringLobby, HOST, newLobby, OUTSIDER, OUTSIDER_2,
+  POOLED, profile, readyCheckLobby, RED_CAP, run, SEATED, seatedOn, T0,
+} from './lobby-fixtures';
+
+describe('join', () => {
+  it('appends the newcomer to the end of the pool', () => {
+    const s = run(gatheringLobby(), { type: 'join' }, actor(OUTSIDER));
+    expect(s.pool[s.pool.length - 1]).toBe(OUTSIDER);
+  });
+
+  it("stores the newcomer's profile", () => {
+    const s = run(newLobby(), { type: 'join' }, actor(OUTSIDER, { profile: profile(OUTSIDER, 1500) }));
+    expect(s.profiles[String(OUTSIDER)].elo).toBe(1500);
+  });
+
+  it('is refused to a banned user with 403', () => {
+    expectRefused(newLobby(), { type: 'join' }, actor(OUTSIDER, { banned: true }), 'forbidden');
+  });
+
+  it('is refused with 409 to someone already in this lobby', () => {
+    expectRefused(newLobby(), { type: 'join' }, actor(HOST), 'conflict', /already in this lobby/);
+  });
+
+  it('is refused with 409 to someone in another open lobby', () => {
+    expectRefused(newLobby(), { type: 'join' }, actor(OUTSIDER, { currentLobby: 'ZZ99' }), 'conflict', /another lobby/);
+  });
+
+  it('ignores an index entry that points at this very lobby', () => {
+    const s = run(newLobby(), { type: 'join' }, actor(OUTSIDER, { currentLobby: CODE }));
+    expect(s.pool).toContain(OUTSIDER);
+  });
+
+  it('is still possible during the draft', () => {
+    expect(run(draftingLobby(), { type: 'join' }, actor(OUTSIDER)).pool).toContain(OUTSIDER);
+  });
+
+  it('during a ready check lands in the pool without disturbing the check', () => {
+    const before = readyCheckLobby();
+    const s = run(before, { type: 'join' }, actor(OUTSIDER));
+    expect(s.phase).toBe('ready_check');
+    expect(s.readyCheckDeadline).toBe(before.readyCheckDeadline);
+  });
+
+  it('reports the newcomer as a joined member', () => {
+    expect(events(newLobby(), { type: 'join' }, actor(OUTSIDER))).toEqual([{ type: 'members_changed', joined: [OUTSIDER], left: [] }]);
+  });
+});
+
+describe('party-join', () => {
+  const party = (...ids: number[]) => ids.map((id) => actor(id));
+
+  it('adds every member to the pool in party order', () => {
+    const s = run(newLobby(), { type: 'party-join', members: party(OUTSIDER, OUTSIDER_2) }, actor(OUTSIDER));
+    expect(s.pool).toEqual([HOST, OUTSIDER, OUTSIDER_2]);
+  });
+
+  it("stores every member's profile", () => {
+    const s = run(newLobby(), { type: 'party-join', members: party(OUTSIDER, OUTSIDER_2) }, actor(OUTSIDER));
+    expect(Object.keys(s.profiles).sort()).toEqual([String(HOST), String(OUTSIDER), String(OUTSIDER_2)].sort());
+  });
+
+  it('counts as one change', () => {
+    const before = newLobby();
+    expect(run(before, { type: 'party-join', members: party(OUTSIDER, OUTSIDER_2) }, actor(OUTSIDER)).version).toBe(before.version + 1);
+  });
+
+  it('is refused with 403 when any member is banned, and nobody joins', () => {
+    const members = [actor(OUTSIDER), actor(OUTSIDER_2, { banned: true })];
+    expectRefused(newLobby(), { type: 'party-join', members }, members[0], 'forbidden');
+  });
+
+  it('is refused with 409 when any member is already in this lobby', () => {
+    const members = [actor(OUTSIDER), actor(POOLED)];
+    expectRefused(gatheringLobby(), { type: 'party-join', members }, members[0], 'conflict');
+  });
+
+  it('is refused with 409 when any member is in another open lobby', () => {
+    const members = [actor(OUTSIDER), actor(OUTSIDER_2, { currentLobby: 'ZZ99' })];
+    expectRefused(newLobby(), { type: 'party-join', members }, members[0], 'conflict', /another lobby/);
+  });
+
+  it('is refused with 400 when the caller is not among the members', () => {
+    expectRefused(newLobby(), { type: 'party-join', members: party(OUTSIDER_2) }, actor(OUTSIDER), 'invalid');
+  });
+
+  it('is refused with 400 when a member is listed twice', () => {
+    expectRefused(newLobby(), { type: 'party-join', members: party(OUTSIDER, OUTSIDER) }, actor(OUTSIDER), 'invalid');
+  });
+
+  it('is refused with 400 for an empty party', () => {
+    expectRefused(newLobby(), { type: 'party-join', members: [] }, actor(OUTSIDER), 'invalid');
+  });
+});
+
+describe('leave', () => {
+  it('takes a free agent out of the pool', () => {
+    expect(run(gatheringLobby(), { type: 'leave' }, POOLED).pool).not.toContain(POOLED);
+  });
+
+  it('frees the slot of a seated player', () => {
+    expect(seatedOn(run(gatheringLobby(), { type: 'leave' }, SEATED), 'red')).not.toContain(SEATED);
+  });
+
+  it('clears the captaincy of a leaving captain', () => {
+    expect(run(gatheringLobby(), { type: 'leave' }, RED_CAP).captains.red).toBeNull();
+  });
+
+  it('removes the leaver\'s map vote', () => {
+    const voted = run(gatheringLobby(), { type: 'vote-map', map: 'cp_sunshine' }, POOLED);
+    expect(run(voted, { type: 'leave' }, POOLED).votes).toEqual({});
+  });
+
+  it('removes the leaver from the draft history', () => {
+    const s = run(draftingLobby(), { type: 'leave' }, 10);
+    expect(s.picks.some((p) => p.userId === 10)).toBe(false);
+  });
+
+  it('keeps the leaver\'s profile for history', () => {
+    expect(run(gatheringLobby(), { type: 'leave' }, POOLED).profiles[String(POOLED)]).toBeDefined();
+  });
+
+  it('by a seated player during the ready check returns the lobby to drafting', () => {
+    const s = run(readyCheckLobby(), { type: 'leave' }, SEATED);
+    expect(s.phase).toBe('drafting');
+    expect(s.readyCheckDeadline).toBeNull();
+  });
+
+  it('by a seated player during the ready check clears everyone\'s ready flag', () => {
+    const readied = run(readyCheckLobby(), { type: 'ready' }, RED_CAP);
+    const s = run(readied, { type: 'leave' }, SEATED);
+    expect([...s.teams.red, ...s.teams.blu].every((slot) => slot.readyUntil === null)).toBe(true);
+  });
+
+  it('by a free agent during the ready check leaves the check running', () => {
+    expect(run(readyCheckLobby(), { type: 'leave' }, POOLED).phase).toBe('ready_check');
+  });
+
+  it('lets the host leave while staying host', () => {
+    const s = run(gatheringLobby(), { type: 'leave' }, HOST);
+    expect(s.pool).not.toContain(HOST);
+    expect(s.hostId).toBe(HOST);
+  });
+
+  it('is refused with 409 to someone not in the lobby', () => {
+    expectRefused(gatheringLobby(), { type: 'leave' }, actor(OUTSIDER), 'conflict', /not in this lobby/);
+  });
+
+  it('reports the leaver as a member who left', () => {
+    expect(events(gatheringLobby(), { type: 'leave' }, POOLED)).toEqual([{ type: 'members_changed', joined: [], left: [POOLED] }]);
+  });
+
+  it('lets the leaver join again later', () => {
+    const s = run(run(gatheringLobby(), { type: 'leave' }, POOLED), { type: 'join' }, actor(POOLED));
+    expect(s.pool).toContain(POOLED);
+  });
+});
+
+describe('kick', () => {
+  it('by the host removes a free agent from the lobby', () => {
+    expect(openMembers(run(gatheringLobby(), { type: 'kick', userId: POOLED }, HOST))).not.toContain(POOLED);
+  });
+
+  it('by the host can remove a captain, clearing the captaincy', () => {
+    const s = run(gatheringLobby(), { type: 'kick', userId: BLU_CAP }, HOST);
+    expect(s.captains.blu).toBeNull();
+    expect(openMembers(s)).not.toContain(BLU_CAP);
+  });
+
+  it('by the host of themselves is refused with 400', () => {
+    expectRefused(gatheringLobby(), { type: 'kick', userId: HOST }, HOST, 'invalid');
+  });
+
+  it('by a captain removes a player seated on the opposing team', () => {
+    const s = run(gatheringLobby(), { type: 'kick', userId: SEATED }, BLU_CAP);
+    expect(openMembers(s)).not.toContain(SEATED);
+  });
+
+  it('by a captain of a teammate is refused as wrong team', () => {
+    expectRefused(gatheringLobby(), { type: 'kick', userId: SEATED }, RED_CAP, 'forbidden', /wrong team/);
+  });
+
+  it('by a captain of a free agent is refused as wrong team', () => {
+    expectRefused(gatheringLobby(), { type: 'kick', userId: POOLED }, RED_CAP, 'forbidden', /wrong team/);
+  });
+
+  it('by a captain of the opposing captain is refused with 403', () => {
+    expectRefused(gatheringLobby(), { type: 'kick', userId: BLU_CAP }, RED_CAP, 'forbidden', /captain/);
+  });
+
+  it('by a plain player is refused with 403', () => {
+    expectRefused(gatheringLobby(), { type: 'kick', userId: POOLED }, SEATED, 'forbidden');
+  });
+
+  it('of someone not in the lobby is 404', () => {
+    expectRefused(gatheringLobby(), { type: 'kick', userId: OUTSIDER }, HOST, 'not_found');
+  });
+
+  it('of a seated player during the ready check returns the lobby to drafting', () => {
+    expect(run(readyCheckLobby(), { type: 'kick', userId: SEATED }, HOST).phase).toBe('drafting');
+  });
+
+  it('announces who was kicked and by whom', () => {
+    expect(events(gatheringLobby(), { type: 'kick', userId: SEATED }, BLU_CAP)).toContainEqual({ type: 'player_kicked', userId: SEATED, by: BLU_CAP });
+  });
+
+  it('refuses a user id that is not a positive integer with 400', () => {
+    expectRefused(gatheringLobby(), { type: 'kick', userId: 1.5 }, HOST, 'invalid');
+  });
+});
+
+describe('open members', () => {
+  it('are the free agents and the seated players', () => {
+    const s = gatheringLobby();
+    expect(new Set(openMembers(s))).toEqual(new Set([...s.pool, ...seatedOn(s, 'red'), ...seatedOn(s, 'blu')]));
+  });
+
+  it('are nobody once the lobby is cancelled', () => {
+    expect(openMembers(run(gatheringLobby(), { type: 'cancel' }, HOST, T0))).toEqual([]);
+  });
+});
