@@ -198,12 +198,18 @@ export class RedisLiveStore implements LiveStore {
     this.#closed = true;
     this.#handlers.clear();
     this.#upstream.clear();
-    // close() lets commands already sent finish; with Redis unreachable they never would, so a
-    // disconnected client is destroyed (its queued commands rejected) and the wait is bounded.
-    const shutDown = (client: RedisClient) => (!client.isOpen ? undefined : client.isReady ? client.close() : client.destroy());
-    await withTimeout(Promise.all([this.#client, this.#subscriber].map(shutDown)), this.#connectTimeoutMs, 'close timed out').catch(
-      () => undefined,
-    );
+    // close() lets commands already sent finish. With Redis gone they never would: after the
+    // deadline destroy() rejects them (its own ClientClosedError, once closing began, is expected).
+    const clients = [this.#client, this.#subscriber].filter((client) => client.isOpen);
+    await withTimeout(Promise.all(clients.map((client) => client.close())), this.#connectTimeoutMs, 'close timed out').catch(() => {
+      for (const client of clients) {
+        try {
+          client.destroy();
+        } catch {
+          // already closing: the queue was flushed before the socket refused
+        }
+      }
+    });
   }
 
   /** Drops both connections without waiting for queued commands, which may never be answered. */

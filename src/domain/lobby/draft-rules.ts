@@ -2,13 +2,11 @@ import { conflict, forbidden, invalid, notFound } from '../domain-error';
 import { draftTurn } from './draft-turn';
 import { captainOf, isInLobby, isTeamFull, locate, seatedTeam } from './lobby-membership';
 import { badUserId, isHost, type LobbyRule } from './lobby-rule';
-import { otherTeam, TEAMS, type LobbyPhase, type LobbyState, type Team } from './lobby-state';
+import { isTeam, otherTeam, TEAMS, type LobbyPhase, type LobbyState, type Team } from './lobby-state';
 import { reopenDraft, startReadyCheckIfFull } from './phase-transitions';
 import { removeFromPool, returnToPool, seatFirstFree, unseat } from './seating';
 
 const CAPTAIN_PHASES: readonly LobbyPhase[] = ['gathering', 'drafting'];
-
-export const isTeam = (value: unknown): value is Team => value === 'red' || value === 'blu';
 
 /** Seat the user on `team` (from the pool or the other team) unless already there. */
 function bringOnto(draft: LobbyState, userId: number, team: Team): boolean {

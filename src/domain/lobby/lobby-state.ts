@@ -11,6 +11,7 @@ export const TEAMS = ['red', 'blu'] as const;
 export const Team = v.picklist(TEAMS);
 export type Team = v.InferOutput<typeof Team>;
 export const otherTeam = (team: Team): Team => (team === 'red' ? 'blu' : 'red');
+export const isTeam = (value: unknown): value is Team => value === 'red' || value === 'blu';
 
 export const LOBBY_PHASES = ['gathering', 'drafting', 'ready_check', 'live', 'ended', 'cancelled'] as const;
 export const LobbyPhase = v.picklist(LOBBY_PHASES);

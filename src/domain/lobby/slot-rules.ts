@@ -2,7 +2,7 @@ import { conflict, forbidden, invalid, notFound } from '../domain-error';
 import { classLimit, TF_CLASSES } from './formats';
 import { captainOf, locate, seatedTeam, slotOf } from './lobby-membership';
 import { isUserId, type LobbyRule } from './lobby-rule';
-import { isTeam } from './draft-rules';
+import { isTeam } from './lobby-state';
 import { moveToSlot } from './seating';
 
 /**

@@ -127,8 +127,9 @@ describe('start-draft', () => {
     expectRefused(newLobby(), { type: 'start-draft' }, HOST, 'conflict', /need two captains/);
   });
 
-  it('with a single free agent and no captain is a conflict', () => {
-    expectRefused(joinAll(newLobby(), []), { type: 'start-draft' }, HOST, 'conflict', /need two captains/);
+  it('with one captain named and nobody left to captain the other side is a conflict', () => {
+    const s = run(newLobby(), { type: 'set-captain', userId: HOST, team: 'red' }, HOST);
+    expectRefused(s, { type: 'start-draft' }, HOST, 'conflict', /need two captains/);
   });
 
   it('may make the host a captain when they are the best rated', () => {

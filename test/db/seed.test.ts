@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PublicReadRepository } from '../../src/db/public-read-repository';
+import { seedDemoData, seedIfEmpty } from '../../src/db/seed';
+import { createTestDatabase, truncateAll, type TestDatabase } from '../support/test-database';
+
+const NOW = new Date('2026-07-01T18:00:00.000Z');
+
+describe('demo data', () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    await seedDemoData(t.db, NOW);
+  });
+  afterAll(() => t?.drop());
+
+  const one = async <T>(sql: string) => (await t.db.em().execute<T[]>(sql))[0];
+
+  it('holds 12 players, 8 matches, 5 changelog entries and an announcement active now', async () => {
+    const reads = new PublicReadRepository(t.db);
+    const stats = await reads.globalStats(NOW);
+    expect(stats).toMatchObject({ total_users: 12, total_matches: 8 });
+    expect(stats.matches_today).toBeGreaterThan(0);
+    expect(await reads.changelog(100)).toHaveLength(5);
+    expect(await reads.activeAnnouncement(NOW)).not.toBeNull();
+  });
+
+  it('gives every player a rating that is 1000 plus their recorded changes', async () => {
+    const row = await one<{ incoherent: number }>(`
+      select count(*)::int as incoherent from users u
+      where u.elo <> 1000 + coalesce((select sum(elo_after - elo_before) from match_players where user_id = u.id), 0)
+         or u.matches_played <> (select count(*) from match_players where user_id = u.id)`);
+    expect(row.incoherent).toBe(0);
+  });
+
+  it('spreads the ratings out', async () => {
+    const row = await one<{ distinct_elos: number }>('select count(distinct elo)::int as distinct_elos from users');
+    expect(row.distinct_elos).toBeGreaterThanOrEqual(6);
+  });
+
+  it('is added by seedIfEmpty only to a database without users', async () => {
+    expect(await seedIfEmpty(t.db, NOW)).toBe(false);
+    await truncateAll(t.db);
+    expect(await seedIfEmpty(t.db, NOW)).toBe(true);
+    expect((await one<{ n: number }>('select count(*)::int as n from users')).n).toBe(12);
+  });
+});
