@@ -17,6 +17,11 @@ export const LobbySlot = v.object({
   ready: v.boolean(),
   ready_until: v.nullable(IsoDateTime),
 });
+export type LobbySlot = v.InferOutput<typeof LobbySlot>;
+
+/** Map name -> number of votes; every map of the lobby's pool is present, zeros included. */
+export const LobbyVotes = v.record(v.string(), v.number());
+export type LobbyVotes = v.InferOutput<typeof LobbyVotes>;
 
 export const LobbyDetail = v.object({
   code: v.string(),
@@ -28,7 +33,8 @@ export const LobbyDetail = v.object({
   teams: v.object({ red: v.array(LobbySlot), blu: v.array(LobbySlot) }),
   pool: v.array(UserPublic),
   map_pool: v.array(v.string()),
-  votes: v.record(v.string(), v.number()),
+  votes: LobbyVotes,
+  /** Whose draft pick it is; null outside drafting. */
   turn: v.nullable(Team),
   ready_check_deadline: v.nullable(IsoDateTime),
   region: v.nullable(v.string()),

@@ -1,28 +1,57 @@
+import * as v from 'valibot';
 import type { LobbyChatMessage, LobbyDetail, LobbySummary } from './lobby';
 
 /**
  * The socket.io protocol (CONTRACT.md "Realtime protocol"), exported for clients to import:
  * `io<ServerToClientEvents, ClientToServerEvents>(url)`.
  */
-export type CommandAck = ({ ok: true } & Record<string, unknown>) | { error: string; status: number };
-export type SubscribeAck = { lobby: LobbyDetail } | { error: string; status: number };
+
+const LobbyCode = v.pipe(v.string('code must be a string'), v.minLength(1, 'code is required'), v.maxLength(32, 'code is too long'));
+
+export const LobbySubscribePayload = v.object({ code: LobbyCode });
+export type LobbySubscribePayload = v.InferOutput<typeof LobbySubscribePayload>;
+
+/** `type` is the lobby route's last path segment; every other field is that route's body. */
+export const LobbyCommandPayload = v.looseObject({
+  code: LobbyCode,
+  type: v.pipe(v.string('type must be a string'), v.regex(/^[a-z][a-z-]{0,31}$/, 'type must be a lobby command name')),
+});
+export type LobbyCommandPayload = v.InferOutput<typeof LobbyCommandPayload>;
+
+export type AckError = { error: string; status: number };
+export type CommandAck = ({ ok: true } & Record<string, unknown>) | AckError;
+export type SubscribeAck = { lobby: LobbyDetail } | AckError;
+export type LobbiesAck = { lobbies: LobbySummary[] } | AckError;
+
+export interface LobbyUpdate {
+  code: string;
+  version: number;
+  lobby: LobbyDetail;
+}
 
 export interface ClientToServerEvents {
-  'lobby:subscribe': (payload: { code: string }, ack: (answer: SubscribeAck) => void) => void;
-  'lobby:unsubscribe': (payload: { code: string }, ack?: (answer: { ok: true }) => void) => void;
-  'lobbies:subscribe': (ack: (answer: { lobbies: LobbySummary[] }) => void) => void;
-  'lobby:command': (payload: { code: string; type: string } & Record<string, unknown>, ack: (answer: CommandAck) => void) => void;
+  'lobby:subscribe': (payload: LobbySubscribePayload, ack: (answer: SubscribeAck) => void) => void;
+  'lobby:unsubscribe': (payload: LobbySubscribePayload, ack?: (answer: { ok: true } | AckError) => void) => void;
+  'lobbies:subscribe': (ack: (answer: LobbiesAck) => void) => void;
+  'lobby:command': (payload: LobbyCommandPayload, ack: (answer: CommandAck) => void) => void;
 }
 
 export interface ServerToClientEvents {
-  'lobby:update': (payload: { code: string; version: number; lobby: LobbyDetail }) => void;
+  'lobby:update': (payload: LobbyUpdate) => void;
   'lobby:chat': (payload: { code: string; message: LobbyChatMessage }) => void;
   'lobbies:update': (payload: { lobbies: LobbySummary[] }) => void;
 }
 
 export type InterServerEvents = Record<string, never>;
 
+/** What the handshake established; kept small because connection state recovery stores it. */
 export interface SocketData {
   userId: number | null;
   credential: 'session' | 'premium' | 'admin' | 'anonymous';
+}
+
+/** Why a handshake was refused: `connect_error` carries it as `error.data`. */
+export interface HandshakeRefusal {
+  status: number;
+  error: string;
 }

@@ -53,15 +53,29 @@ function writeAnswer(res: HttpResponse, answer: CachedAnswer): void {
   });
 }
 
-function parseRaw(route: RouteContract, req: HttpRequest): { params: unknown; query: unknown } {
+type RawParser = (req: HttpRequest) => { params: unknown; query: unknown };
+
+/** Built once per route, so a request costs only what its own path and query need. */
+function rawParser(route: RouteContract): RawParser {
   const names = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
-  const rawParams = Object.fromEntries(names.map((name, i) => [name, req.getParameter(i)]));
-  const params = route.params ? v.safeParse(route.params, rawParams) : { success: true as const, output: {} };
-  if (!params.success) throw new HttpError(404, 'not found');
-  const rawQuery = Object.fromEntries(new URLSearchParams(req.getQuery() ?? ''));
-  const query = route.query ? v.safeParse(route.query, rawQuery) : { success: true as const, output: {} };
-  if (!query.success) throw new HttpError(400, `${v.getDotPath(query.issues[0]) ?? 'query'}: ${query.issues[0].message}`);
-  return { params: params.output, query: query.output };
+  const { params: paramsSchema, query: querySchema } = route;
+  return (req) => {
+    let params: unknown = {};
+    if (paramsSchema) {
+      const raw: Record<string, string> = {};
+      names.forEach((name, i) => (raw[name] = req.getParameter(i) ?? ''));
+      const parsed = v.safeParse(paramsSchema, raw);
+      if (!parsed.success) throw new HttpError(404, 'not found');
+      params = parsed.output;
+    }
+    let query: unknown = {};
+    if (querySchema) {
+      const parsed = v.safeParse(querySchema, Object.fromEntries(new URLSearchParams(req.getQuery() ?? '')));
+      if (!parsed.success) throw new HttpError(400, `${v.getDotPath(parsed.issues[0]) ?? 'query'}: ${parsed.issues[0].message}`);
+      query = parsed.output;
+    }
+    return { params, query };
+  };
 }
 
 /**
@@ -71,10 +85,11 @@ function parseRaw(route: RouteContract, req: HttpRequest): { params: unknown; qu
  */
 export function installRawPublicRoutes(app: UwsApp, reads: PublicReads, onError: (error: unknown) => void): void {
   for (const [route, answer] of answers) {
+    const parse = rawParser(route);
     app.get(route.path, (res, req) => {
       let input: { params: unknown; query: unknown };
       try {
-        input = parseRaw(route, req);
+        input = parse(req);
       } catch (error) {
         const e = error as HttpError;
         writeAnswer(res, { status: e.status, bytes: Buffer.from(JSON.stringify({ error: e.message })), builtAt: 0 });

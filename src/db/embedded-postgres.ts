@@ -27,7 +27,7 @@ export async function startEmbeddedPostgres(options: { dataDir: string; maxConne
       port: 0,
       maxConnections: options.maxConnections,
     });
-    if (!process.env.STOCK_QUEUE) installProtocolUnitQueue(server, pglite);
+    installProtocolUnitQueue(server, pglite);
     await server.start();
     return {
       url: `postgres://postgres@${server.getServerConn()}/postgres`,

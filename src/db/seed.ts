@@ -83,12 +83,16 @@ export async function seedIfEmpty(db: Database, now: Date): Promise<boolean> {
 
 function demoReport(n: number, match: (typeof MATCHES)[number], ids: number[], now: Date): MatchReport {
   const size = match.classes.length;
-  // A window of consecutive players that moves with every match, split alternately into sides.
+  // A window of players that moves with every match, shuffled into sides by a per-match
+  // permutation (multiplying by a unit mod 13), so teams differ from match to match.
   const roster = Array.from({ length: size * 2 }, (_, k) => (n * 5 + k) % ids.length);
-  const red = roster.filter((_, k) => k % 2 === 0);
-  const blu = roster.filter((_, k) => k % 2 === 1);
+  const order = (i: number) => (i * (2 * n + 3) + n) % 13;
+  const shuffled = [...roster].sort((x, y) => order(x) - order(y));
+  const red = shuffled.slice(0, size);
+  const blu = shuffled.slice(size);
   const strength = (side: number[]) => side.reduce((sum, i) => sum + SKILL[i], 0);
-  const redWins = strength(red) >= strength(blu);
+  // The stronger side wins, except for an upset every fourth match.
+  const redWins = strength(red) >= strength(blu) !== (n % 4 === 3);
   const endedAt = hoursBefore(now, match.hoursAgo);
   return {
     lobbyCode: `demo-${n + 1}`,

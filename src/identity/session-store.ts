@@ -15,6 +15,8 @@ interface SessionDoc {
 export interface Session {
   id: string;
   userId: number;
+  /** True when this resolve renewed the idle expiry, so the cookie's Max-Age can be renewed too. */
+  refreshed?: boolean;
 }
 
 /**
@@ -48,9 +50,10 @@ export class SessionStore {
     const now = this.clock();
     if (now - found.value.refreshedAt >= REFRESH_EVERY_MS) {
       // A lost race only means another request already refreshed it.
-      await this.live.compareAndSet([
+      const renewed = await this.live.compareAndSet([
         { key, expectedVersion: found.version, value: { ...found.value, refreshedAt: now }, ttlMs: SESSION_IDLE_MS },
       ]);
+      return { id, userId: found.value.userId, refreshed: renewed.ok };
     }
     return { id, userId: found.value.userId };
   }

@@ -44,7 +44,15 @@ describe('migrations', () => {
     expect(await t.db.ping()).toBe(true);
   });
 
-  it('run against the database the environment asks for', () => {
-    expect(t.db.kind).toBe(process.env.DATABASE_URL ? 'postgres' : 'embedded');
+  it('roll back to an empty schema and apply again', async () => {
+    await t.db.orm.migrator.down({ to: 0 });
+    const [{ n }] = await t.db
+      .em()
+      .execute<{ n: number }[]>(
+        "select count(*)::int as n from information_schema.tables where table_schema = 'public' and table_name <> 'mikro_orm_migrations'",
+      );
+    expect(n).toBe(0);
+    await t.db.migrate();
+    expect(await t.db.orm.schema.getUpdateSchemaSQL()).toBe('');
   });
 });

@@ -1,0 +1,33 @@
+/**
+ * `npm run bench`: every benchmark of the project, each printing its figures beside the baseline
+ * measured in the same run. Select some with `npm run bench -- public lobby`.
+ */
+import { benchPublicReads } from './public-reads';
+
+type Bench = () => Promise<string[]>;
+
+const benches: Record<string, () => Promise<Bench>> = {
+  public: async () => benchPublicReads,
+};
+
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const selected = wanted.length > 0 ? wanted : Object.keys(benches);
+console.log(`command: npm run bench${wanted.length ? ' -- ' + wanted.join(' ') : ''}  (node ${process.version}, ${new Date().toISOString()})`);
+for (const name of selected) {
+  const load = benches[name];
+  if (!load) {
+    console.error(`unknown benchmark ${name}; known: ${Object.keys(benches).join(', ')}`);
+    process.exitCode = 2;
+    continue;
+  }
+  const started = Date.now();
+  console.log(`\n== ${name}`);
+  try {
+    for (const line of await (await load())()) console.log(line);
+  } catch (error) {
+    console.error(`  failed: ${error instanceof Error ? error.stack : String(error)}`);
+    process.exitCode = 1;
+  }
+  console.log(`  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+}
+process.exit();

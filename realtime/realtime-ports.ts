@@ -1,0 +1,33 @@
+import type { LobbyDetail, LobbySummary } from '../schema/lobby';
+import type { AuthenticatedCaller, Caller } from '../src/identity/caller';
+
+/**
+ * What the socket layer needs from the rest of the server, as narrow ports: the composition root
+ * hands in the lobby engine, the one command table shared with REST, the credential check and
+ * presence. Nothing here knows about express or HTTP routes.
+ */
+export interface LobbyReads {
+  /** The full snapshot, or null for an unknown code. */
+  detail(code: string): Promise<LobbyDetail | null>;
+  summaries(): Promise<LobbySummary[]>;
+}
+
+/** Runs a lobby command exactly as its REST route does; throws what the REST error mapping maps. */
+export type LobbyCommandRunner = (
+  code: string,
+  type: string,
+  body: Record<string, unknown>,
+  caller: AuthenticatedCaller,
+) => Promise<{ status: number; body: unknown }>;
+
+/** The REST error mapping: a client status and message, or null for an unexpected error (500). */
+export type ErrorStatus = (error: unknown) => { status: number; message: string } | null;
+
+export type SocketCredentialResult = { ok: true; caller: Caller } | { ok: false; status: number; error: string };
+
+/** Session cookie for browsers, `auth.token` (a premium or admin key) for bots, neither: anonymous. */
+export type SocketCredentialResolver = (input: { cookieHeader: string | undefined; token: string | undefined }) => Promise<SocketCredentialResult>;
+
+export interface PresenceTouch {
+  touch(userId: number): Promise<void> | undefined;
+}

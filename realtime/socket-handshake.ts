@@ -1,0 +1,51 @@
+import type { Logger } from 'pino';
+import type { Socket } from 'socket.io';
+import type { HandshakeRefusal, SocketData } from '../schema/realtime';
+import type { Caller } from '../src/identity/caller';
+import type { SocketCredentialResolver } from './realtime-ports';
+
+type Next = (error?: Error & { data?: HandshakeRefusal }) => void;
+
+/**
+ * The connection middleware: a session cookie (browsers), `auth.token` with a premium or admin
+ * key (bots), or nothing (anonymous, read-only). A credential that is presented but invalid
+ * refuses the connection with the REST status in `connect_error`'s `data`, instead of silently
+ * downgrading a bot to anonymous.
+ */
+export function authenticateHandshake(resolve: SocketCredentialResolver, logger: Logger) {
+  return async (socket: Socket<never, never, never, SocketData>, next: Next): Promise<void> => {
+    try {
+      const result = await resolve(presentedCredentials(socket));
+      if (!result.ok) return next(refusal(result.status, result.error));
+      socket.data = socketDataOf(result.caller);
+      next();
+    } catch (error) {
+      logger.error({ err: error }, 'socket handshake failed');
+      next(refusal(500, 'internal error'));
+    }
+  };
+}
+
+/** Read again for every socket command, so a logout or revoked key takes effect on open sockets. */
+export function presentedCredentials(socket: Pick<Socket, 'handshake'>): { cookieHeader: string | undefined; token: string | undefined } {
+  const auth = socket.handshake.auth as Record<string, unknown> | undefined;
+  return {
+    cookieHeader: socket.handshake.headers.cookie,
+    token: typeof auth?.token === 'string' && auth.token !== '' ? auth.token : undefined,
+  };
+}
+
+export function socketDataOf(caller: Caller): SocketData {
+  switch (caller.kind) {
+    case 'session':
+      return { userId: caller.user.id, credential: 'session' };
+    case 'key':
+      return { userId: caller.user.id, credential: caller.keyKind };
+    default:
+      return { userId: null, credential: 'anonymous' };
+  }
+}
+
+function refusal(status: number, error: string): Error & { data: HandshakeRefusal } {
+  return Object.assign(new Error(error), { data: { status, error } });
+}

@@ -1,0 +1,27 @@
+import type { LiveStore } from '../live/live-store';
+
+/** Spec, Limits: 60 requests per minute per key, sliding window. */
+export const KEY_REQUESTS_PER_WINDOW = 60;
+export const KEY_WINDOW_MS = 60_000;
+
+export type RateVerdict = { allowed: true } | { allowed: false; retryAfterS: number };
+
+/**
+ * The window lives in the live store, so every instance counts against the same 60: a client
+ * cannot multiply its budget by spreading requests over a load balancer.
+ */
+export class KeyRateLimit {
+  constructor(
+    private readonly live: LiveStore,
+    private readonly clock: () => number,
+    private readonly limit = KEY_REQUESTS_PER_WINDOW,
+    private readonly windowMs = KEY_WINDOW_MS,
+  ) {}
+
+  async hit(keyId: number): Promise<RateVerdict> {
+    const result = await this.live.hitWindow(`ratelimit:key:${keyId}`, this.clock(), this.windowMs, this.limit);
+    if (result.allowed) return { allowed: true };
+    // Retry-After is whole seconds; rounding up never invites a retry that is still refused.
+    return { allowed: false, retryAfterS: Math.max(1, Math.ceil(result.retryAfterMs / 1000)) };
+  }
+}

@@ -1,0 +1,36 @@
+import { SESSION_COOKIE, SESSION_IDLE_MS } from './session-store';
+
+/** The value of one cookie in a Cookie header; undefined when absent. The first of duplicates wins. */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
+    const raw = part.slice(eq + 1).trim();
+    try {
+      return decodeURIComponent(raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw);
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+export const readSessionCookie = (header: string | undefined): string | undefined => readCookie(header, SESSION_COOKIE);
+
+/**
+ * HttpOnly so page scripts cannot read it, SameSite=Lax so cross-site POSTs do not carry it while
+ * the redirect back from the identity provider (a top-level GET) still does, Secure on https.
+ */
+function attributes(publicUrl: string, maxAgeS: number): string {
+  const secure = publicUrl.startsWith('https:') ? '; Secure' : '';
+  return `Path=/; Max-Age=${maxAgeS}; HttpOnly; SameSite=Lax${secure}`;
+}
+
+export function sessionSetCookie(value: string, publicUrl: string): string {
+  return `${SESSION_COOKIE}=${value}; ${attributes(publicUrl, Math.floor(SESSION_IDLE_MS / 1000))}`;
+}
+
+export function sessionClearCookie(publicUrl: string): string {
+  return `${SESSION_COOKIE}=; ${attributes(publicUrl, 0)}; Expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../src/config/config';
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a configuration error');
+}
+
+describe('configuration', () => {
+  it('starts with the embedded defaults when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(8080);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.publicUrl).toBe('http://localhost:8080');
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.dataDir).toBe('./data');
+    expect(config.pluginSecret).toBeUndefined();
+    expect(config.discord).toBeUndefined();
+    expect(config.steam.openIdUrl).toBe('https://steamcommunity.com/openid/login');
+    expect(config.logLevel).toBe('info');
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['PUBLIC_URL', 'not a url'],
+    ['DATABASE_URL', 'mysql://localhost/x'],
+    ['REDIS_URL', 'http://localhost:6379'],
+    ['ADMIN_PLATFORM_IDS', '123,abc'],
+    ['STEAM_OPENID_URL', 'steam'],
+    ['LOG_LEVEL', 'loud'],
+    ['SESSION_SECRET', 'short'],
+    ['PLUGIN_SECRET', 'tiny'],
+    ['NODE_ENV', 'staging'],
+  ])('a bad %s stops start-up with one line naming it', (variable, value) => {
+    const error = configError({ [variable]: value });
+    expect(error.variable).toBe(variable);
+    expect(error.message).toContain(variable);
+    expect(error.message).not.toContain('\n');
+  });
+
+  it('production requires SESSION_SECRET', () => {
+    const error = configError({ NODE_ENV: 'production' });
+    expect(error.variable).toBe('SESSION_SECRET');
+  });
+
+  it('production accepts a supplied SESSION_SECRET', () => {
+    const config = loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40) });
+    expect(config.sessionSecret).toBe('x'.repeat(40));
+  });
+
+  it('the chat OAuth app needs both its id and its secret', () => {
+    expect(configError({ DISCORD_CLIENT_ID: 'abc' }).variable).toBe('DISCORD_CLIENT_SECRET');
+    expect(configError({ DISCORD_CLIENT_SECRET: 'abc' }).variable).toBe('DISCORD_CLIENT_ID');
+  });
+
+  it('reads admin platform ids as a set', () => {
+    const config = loadConfig({ ADMIN_PLATFORM_IDS: '76561198000000001, 76561198000000002' });
+    expect([...config.adminPlatformIds]).toEqual(['76561198000000001', '76561198000000002']);
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '', REDIS_URL: '' }).port).toBe(8080);
+    expect(loadConfig({ REDIS_URL: '' }).redisUrl).toBeUndefined();
+  });
+
+  it('drops a trailing slash from PUBLIC_URL so return URLs compose', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://league.example/' }).publicUrl).toBe('https://league.example');
+  });
+});
