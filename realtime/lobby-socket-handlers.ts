@@ -11,6 +11,7 @@ import {
   type ServerToClientEvents,
   type SocketData,
 } from '../schema/realtime';
+import { LobbyCodeParams } from '../schema/lobby-bodies';
 import type { LobbyServices } from './socket-server';
 import { LOBBIES_ROOM, lobbyRoom } from './socket-broadcast';
 import { presentedCredentials } from './socket-handshake';
@@ -40,11 +41,13 @@ export function handleLobbyEvents(socket: LeagueSocket, services: LobbyServices,
   on('lobby:subscribe', async (payload) => {
     const parsed = v.safeParse(LobbySubscribePayload, payload);
     if (!parsed.success) return failure(400, parsed.issues[0].message);
-    const room = lobbyRoom(parsed.output.code);
+    const code = lobbyCodeOf(parsed.output.code);
+    if (code === null) return failure(404, 'lobby not found');
+    const room = lobbyRoom(code);
     // Join before reading: an update racing the read then arrives after the snapshot (a newer
     // version) or before it (an older one the client drops); it is never lost in between.
     await socket.join(room);
-    const lobby = await services.lobbies.detail(parsed.output.code);
+    const lobby = await services.lobbies.detail(code);
     if (!lobby) {
       await socket.leave(room);
       return failure(404, 'lobby not found');
@@ -55,7 +58,8 @@ export function handleLobbyEvents(socket: LeagueSocket, services: LobbyServices,
   on('lobby:unsubscribe', async (payload) => {
     const parsed = v.safeParse(LobbySubscribePayload, payload);
     if (!parsed.success) return failure(400, parsed.issues[0].message);
-    await socket.leave(lobbyRoom(parsed.output.code));
+    const code = lobbyCodeOf(parsed.output.code);
+    if (code !== null) await socket.leave(lobbyRoom(code));
     return { ok: true };
   });
 
@@ -81,6 +85,12 @@ export function handleLobbyEvents(socket: LeagueSocket, services: LobbyServices,
       return failure(mapped.status, mapped.message);
     }
   });
+}
+
+/** The REST path's rule: letters and digits, any case; null for what cannot name a lobby. */
+function lobbyCodeOf(raw: string): string | null {
+  const parsed = v.safeParse(LobbyCodeParams, { code: raw });
+  return parsed.success ? parsed.output.code : null;
 }
 
 function failure(status: number, error: string): AckError {

@@ -25,8 +25,17 @@ export type ErrorStatus = (error: unknown) => { status: number; message: string 
 
 export type SocketCredentialResult = { ok: true; caller: Caller } | { ok: false; status: number; error: string };
 
+/** What a socket presented, read from its handshake; the address parts are for the key audit. */
+export interface PresentedSocketCredentials {
+  cookieHeader: string | undefined;
+  token: string | undefined;
+  /** The raw transport peer (uWS text form). */
+  peerAddress: string;
+  forwardedFor: string | undefined;
+}
+
 /** Session cookie for browsers, `auth.token` (a premium or admin key) for bots, neither: anonymous. */
-export type SocketCredentialResolver = (input: { cookieHeader: string | undefined; token: string | undefined }) => Promise<SocketCredentialResult>;
+export type SocketCredentialResolver = (input: PresentedSocketCredentials) => Promise<SocketCredentialResult>;
 
 export interface PresenceTouch {
   touch(userId: number): Promise<void> | undefined;

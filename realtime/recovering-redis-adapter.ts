@@ -62,7 +62,10 @@ export function createRecoveringRedisAdapter(
   options: Partial<RedisAdapterOptions>,
   recovery: RecoveryOptions,
 ) {
-  return (nsp: unknown) => new RecoveringRedisAdapter(nsp, pubClient, subClient, options, recovery);
+  // socket.io calls `new factory(nsp)`: a plain function (not an arrow) that returns the instance.
+  return function recoveringRedisAdapter(nsp: unknown) {
+    return new RecoveringRedisAdapter(nsp, pubClient, subClient, options, recovery);
+  };
 }
 
 export class RecoveringRedisAdapter extends RedisAdapter {
@@ -90,7 +93,7 @@ export class RecoveringRedisAdapter extends RedisAdapter {
     if (isStorable(packet, opts)) {
       const id = `${this.offsetPrefix}.${(this.offsetCounter++).toString(36)}`;
       packet.data.push(id);
-      this.store(id, packet.data, opts.rooms, opts.except);
+      this.store(id, packet.data, opts.rooms, opts.except ?? new Set());
     }
     super.broadcast(packet, opts);
   }
@@ -132,7 +135,7 @@ export class RecoveringRedisAdapter extends RedisAdapter {
     if (packet.nsp !== this.nsp.name) return;
     const opts: BroadcastOptions = { rooms: new Set(rawOpts.rooms), except: new Set(rawOpts.except), flags: rawOpts.flags };
     // The emitting instance appended the offset under the same rule, so the last element is it.
-    if (isStorable(packet, opts)) this.store(String(packet.data[packet.data.length - 1]), packet.data, opts.rooms, opts.except);
+    if (isStorable(packet, opts)) this.store(String(packet.data[packet.data.length - 1]), packet.data, opts.rooms, opts.except ?? new Set());
     if (room !== '' && !self.hasRoom(room)) return;
     // Straight to the base broadcast (uWS-patched: one native publish), not back out to Redis.
     const base = Object.getPrototypeOf(RedisAdapter.prototype) as { broadcast(packet: PacketLike, opts: BroadcastOptions): void };

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Socket } from 'socket.io';
 import type { HandshakeRefusal, SocketData } from '../schema/realtime';
 import type { Caller } from '../src/identity/caller';
-import type { SocketCredentialResolver } from './realtime-ports';
+import type { PresentedSocketCredentials, SocketCredentialResolver } from './realtime-ports';
 
 type Next = (error?: Error & { data?: HandshakeRefusal }) => void;
 
@@ -27,11 +27,15 @@ export function authenticateHandshake(resolve: SocketCredentialResolver, logger:
 }
 
 /** Read again for every socket command, so a logout or revoked key takes effect on open sockets. */
-export function presentedCredentials(socket: Pick<Socket, 'handshake'>): { cookieHeader: string | undefined; token: string | undefined } {
-  const auth = socket.handshake.auth as Record<string, unknown> | undefined;
+export function presentedCredentials(socket: Pick<Socket, 'handshake'>): PresentedSocketCredentials {
+  const { auth, headers, address } = socket.handshake;
+  const token = (auth as Record<string, unknown> | undefined)?.token;
+  const forwardedFor = headers['x-forwarded-for'];
   return {
-    cookieHeader: socket.handshake.headers.cookie,
-    token: typeof auth?.token === 'string' && auth.token !== '' ? auth.token : undefined,
+    cookieHeader: headers.cookie,
+    token: typeof token === 'string' && token !== '' ? token : undefined,
+    peerAddress: address,
+    forwardedFor: Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor,
   };
 }
 

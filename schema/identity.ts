@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { clampedQueryInt, IsoDateTime } from './common';
+import { clampedQueryInt, IntegerParam, IsoDateTime } from './common';
 import { UserPublic } from './user';
 
 /** The caller's own profile: everything public plus what only its owner sees. */
@@ -36,9 +36,7 @@ export type UserCard = v.InferOutput<typeof UserCard>;
 
 export const LeaderboardQuery = v.object({ limit: clampedQueryInt(50, 1, 100) });
 
-export const UserIdParams = v.object({
-  userId: v.pipe(v.string(), v.regex(/^\d{1,15}$/), v.transform(Number)),
-});
+export const UserIdParams = v.object({ userId: IntegerParam });
 export const PlatformIdParams = v.object({ platformId: v.pipe(v.string(), v.regex(/^\d{1,20}$/)) });
 
 export const SetCustomAvatarBody = v.object({ avatar_url: v.pipe(v.string(), v.maxLength(2048)) });
@@ -96,4 +94,14 @@ export const ApiKeyIssueResponse = v.object({
 });
 export type ApiKeyIssueResponse = v.InferOutput<typeof ApiKeyIssueResponse>;
 
-export const KeyIdParams = v.object({ id: v.pipe(v.string(), v.regex(/^\d{1,15}$/), v.transform(Number)) });
+export const KeyIdParams = v.object({ id: IntegerParam });
+
+/** GET /api/premium/api-keys/current: which key a bot is using, and for whom. */
+export const CurrentKey = v.object({
+  id: v.pipe(v.number(), v.integer()),
+  kind: ApiKeyKind,
+  label: v.nullable(v.string()),
+  key_prefix: v.string(),
+  user: UserPublic,
+});
+export type CurrentKey = v.InferOutput<typeof CurrentKey>;

@@ -6,7 +6,8 @@ import type { LobbyChatMessage, LobbyDetail, LobbySummary } from './lobby';
  * `io<ServerToClientEvents, ClientToServerEvents>(url)`.
  */
 
-const LobbyCode = v.pipe(v.string('code must be a string'), v.minLength(1, 'code is required'), v.maxLength(32, 'code is too long'));
+/** Any string is well-formed here; one that cannot name a lobby is answered 404, as on the REST path. */
+const LobbyCode = v.string('code must be a string');
 
 export const LobbySubscribePayload = v.object({ code: LobbyCode });
 export type LobbySubscribePayload = v.InferOutput<typeof LobbySubscribePayload>;

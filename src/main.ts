@@ -4,7 +4,11 @@ import { installBodySizeGuard } from '../rest/body-size-guard';
 import { mountRestApp } from '../rest/rest-app';
 import { docsRouter } from '../rest/routes/docs-routes';
 import { opsRouter } from '../rest/routes/ops-routes';
+import { identityRouters } from '../rest/routes/identity-routers';
+import { refuseWithHttpError, requestAddress } from '../rest/middleware/credentials';
 import { installRawPublicRoutes, publicRouter } from '../rest/routes/public-routes';
+import { installLobbyPageRoutes } from '../realtime/lobby-page-routes';
+import { attachSocketServer } from '../realtime/socket-server';
 import { createUwsApp, listen, uwsBuild } from '../realtime/uws-host';
 import { buildOpenApiDocument } from '../schema/openapi';
 import { allRoutes } from '../schema/routes';
@@ -15,6 +19,7 @@ import { PublicReadRepository } from './db/public-read-repository';
 import { seedIfEmpty } from './db/seed';
 import { UsersRepository } from './db/users-repository';
 import { Presence } from './identity/presence';
+import { createIdentity } from './identity/identity-services';
 import type { LiveStore } from './live/live-store';
 import { openLiveStore } from './live/open-live-store';
 import { createLogger } from './observability/logger';
@@ -75,7 +80,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       new SerializedCache(PUBLIC_CACHE_MS, 2_000, clock),
       clock,
     );
-    void sessionSecret;
+    const identity = createIdentity({
+      config, sessionSecret, db, live, users, presence, clock, logger,
+      refuse: refuseWithHttpError, addressOf: requestAddress(config.trustProxy),
+    });
+    // Runs before the database closes: queued key-audit rows are written first.
+    cleanups.unshift(() => identity.close());
+    const identityRoutes = identityRouters({ identity, config, users, presence, clock, logger });
+    // socket.io before the REST app, so its /socket.io/* routes win over express's catch-all.
+    const sockets = await attachSocketServer(uws, {
+      logger,
+      redis: config.redisUrl ? { url: config.redisUrl, prefix: config.redisPrefix } : undefined,
+    });
+    cleanups.unshift(() => sockets.close());
+    installLobbyPageRoutes(uws);
 
     const anonymous = async () => null;
     const inFlight = new InFlight();
@@ -90,6 +108,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         opsRouter({ database: () => db.ping(), liveStore: () => live.get('readyz').then(() => true, () => false) }, anonymous),
         docsRouter(() => buildOpenApiDocument(allRoutes, config.publicUrl)),
         publicRouter(publicReads, anonymous),
+        ...identityRoutes.routers,
+        // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.
+        identityRoutes.last,
       ],
     });
 

@@ -1,6 +1,15 @@
 import type { RouteContract } from '../route-contract';
 import { opsRoutes } from './ops-routes';
 import { publicRoutes } from './public-routes';
+import { authRoutes } from './auth-routes';
+import { keysRoutes } from './keys-routes';
+import { usersRoutes } from './users-routes';
 
 /** Every route the server registers; the OpenAPI document is built from this list. */
-export const allRoutes: RouteContract[] = [...Object.values(opsRoutes), ...Object.values(publicRoutes)];
+export const allRoutes: RouteContract[] = [
+  ...Object.values(opsRoutes),
+  ...Object.values(publicRoutes),
+  ...Object.values(authRoutes),
+  ...Object.values(usersRoutes),
+  ...Object.values(keysRoutes),
+];

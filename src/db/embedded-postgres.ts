@@ -15,7 +15,10 @@ export interface EmbeddedPostgres {
  * Real Postgres compiled to WASM, served over the wire protocol on 127.0.0.1 and an ephemeral port,
  * so the ORM uses its normal driver. dataDir ':memory:' keeps nothing on disk.
  */
-export async function startEmbeddedPostgres(options: { dataDir: string; maxConnections: number }): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  maxConnections: number;
+}): Promise<EmbeddedPostgres> {
   const inMemory = options.dataDir === ':memory:';
   const pgliteDir = inMemory ? undefined : join(options.dataDir, 'pglite');
   if (pgliteDir) await mkdir(pgliteDir, { recursive: true });

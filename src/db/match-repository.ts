@@ -31,7 +31,7 @@ export class MatchRepository {
    */
   async recordMatch(report: MatchReport): Promise<RecordedMatch> {
     assertDistinctPlayers(report);
-    return this.db.em().transactional((em) => recordIn(em as EntityManager, report));
+    return this.db.em().transactional((em) => recordIn(em, report));
   }
 }
 
@@ -55,7 +55,9 @@ async function recordIn(em: EntityManager, report: MatchReport): Promise<Recorde
     ],
   );
   if (inserted.length === 0) {
-    const existing = await em.execute<{ id: number }[]>('select id from matches where lobby_code = ?', [report.lobbyCode]);
+    const existing = await em.execute<{ id: number }[]>('select id from matches where lobby_code = ?', [
+      report.lobbyCode,
+    ]);
     return { matchId: existing[0].id, created: false, changes: [] };
   }
   const matchId = inserted[0].id;

@@ -10,7 +10,11 @@ export type DbLogger = Pick<Logger, 'info' | 'warn' | 'debug'>;
 
 export interface Database {
   orm: MikroORM;
-  /** A fresh fork: one per unit of work (request, command, job). */
+  /**
+   * A fresh fork: one per unit of work (request, command, job). Inside `transactional`, query only
+   * through the transaction's em: embedded PGlite is one backend, so a query on another connection
+   * waits for the open transaction to end, and awaiting it from inside that transaction never returns.
+   */
   em(): EntityManager;
   /** Applies every pending migration. */
   migrate(): Promise<void>;
@@ -36,6 +40,7 @@ export interface OpenDatabaseOptions {
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const poolSize = options.poolSize ?? 10;
+  // Headroom over the pool: sockets the pool has dropped may still count while they close.
   const embedded = options.databaseUrl
     ? undefined
     : await startEmbeddedPostgres({ dataDir: options.dataDir, maxConnections: poolSize * 2 });
@@ -58,6 +63,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   }
 }
 
+/** An arbitrary constant naming the migration lock among Postgres advisory locks. */
+const MIGRATION_LOCK_KEY = 7_302_117;
+
 function databaseOver(orm: MikroORM, embedded: EmbeddedPostgres | undefined, logger: DbLogger): Database {
   let closed = false;
   return {
@@ -65,7 +73,19 @@ function databaseOver(orm: MikroORM, embedded: EmbeddedPostgres | undefined, log
     kind: embedded ? 'embedded' : 'postgres',
     em: () => orm.em.fork(),
     async migrate() {
-      const applied = await orm.migrator.up();
+      // Server instances starting together take turns: the second finds nothing pending. PGlite is
+      // one backend, whether embedded here or reached over its socket by URL (tests): the
+      // migrator's own queries outside the locking transaction would wait on it forever, and one
+      // backend cannot race itself anyway, so it runs without the lock.
+      const singleBackend = embedded !== undefined || (await isPglite(orm));
+      const applied = singleBackend
+        ? await orm.migrator.up()
+        : (await orm.migrator.getPending()).length === 0
+          ? []
+          : await orm.em.fork().transactional(async (em) => {
+              await em.execute('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK_KEY]);
+              return orm.migrator.up({ transaction: em.getTransactionContext() });
+            });
       if (applied.length > 0) logger.info({ migrations: applied.map((m) => m.name) }, 'database migrated');
     },
     async ping() {
@@ -86,4 +106,9 @@ function databaseOver(orm: MikroORM, embedded: EmbeddedPostgres | undefined, log
       }
     },
   };
+}
+
+async function isPglite(orm: MikroORM): Promise<boolean> {
+  const [row] = await orm.em.fork().execute<{ version: string }[]>('select version() as version');
+  return row.version.includes('PGlite');
 }

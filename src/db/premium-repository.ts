@@ -48,7 +48,7 @@ export class PremiumRepository {
   async grantExtending(grant: ExtendingGrant): Promise<PremiumGrantRecord> {
     return this.db.em().transactional(async (em) => {
       await em.execute('select id from users where id = ? for update', [grant.userId]);
-      const until = await latestExpiry(em as EntityManager, grant.userId, grant.now);
+      const until = await latestExpiry(em, grant.userId, grant.now);
       const start = until ?? grant.now;
       const entity = em.create(PremiumGrant, {
         user: grant.userId,
@@ -63,7 +63,9 @@ export class PremiumRepository {
   }
 
   async listByUser(userId: number): Promise<PremiumGrantRecord[]> {
-    const grants = await this.db.em().find(PremiumGrant, { user: userId }, { orderBy: { grantedAt: 'desc', id: 'desc' } });
+    const grants = await this.db
+      .em()
+      .find(PremiumGrant, { user: userId }, { orderBy: { grantedAt: 'desc', id: 'desc' } });
     return grants.map(toGrantRecord);
   }
 }

@@ -1,4 +1,11 @@
-import type { Announcement, ChangelogEntry, GlobalStats, MatchDetail, MatchPlayer, MatchSummary } from '../../schema/public';
+import type {
+  Announcement,
+  ChangelogEntry,
+  GlobalStats,
+  MatchDetail,
+  MatchPlayer,
+  MatchSummary,
+} from '../../schema/public';
 import type { EmSource } from './orm';
 
 /** The durable half of GlobalStats; the live half (lobbies, players in lobbies, online) comes from the live store. */

@@ -3,7 +3,11 @@ import { openDatabase } from './orm';
 import { seedIfEmpty } from './seed';
 
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
-const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir: process.env.DATA_DIR || './data', logger });
+const db = await openDatabase({
+  databaseUrl: process.env.DATABASE_URL || undefined,
+  dataDir: process.env.DATA_DIR || './data',
+  logger,
+});
 try {
   await db.migrate();
   const seeded = await seedIfEmpty(db, new Date());

@@ -34,7 +34,14 @@ export class UsersRepository {
          last_login_at = excluded.last_login_at,
          last_seen_at = excluded.last_seen_at
        returning *`,
-      [profile.platformId, profile.username, profile.avatarUrl, profile.isAdmin, profile.at ?? null, profile.at ?? null],
+      [
+        profile.platformId,
+        profile.username,
+        profile.avatarUrl,
+        profile.isAdmin,
+        profile.at ?? null,
+        profile.at ?? null,
+      ],
     );
     return toRecord(em, rows[0]);
   }

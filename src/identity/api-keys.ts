@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { ApiKeyRecord as WireApiKey, ApiKeyIssueResponse } from '../../schema/identity';
+import type { ApiKeyRecord as WireApiKey, ApiKeyIssueResponse, CurrentKey } from '../../schema/identity';
+import { toUserPublic, type UserRecord } from '../db/user-record';
 import type { ApiKeyKind, ApiKeyRecord, NewApiKey } from '../db/api-key-repository';
 import type { ApiKeyAuditRecord } from '../db/audit-repository';
 import { conflict, notFound } from '../domain/domain-error';
@@ -8,6 +9,7 @@ import { API_KEY_RANDOM_BYTES, formatApiKey, hashApiKey, keyPrefix } from '../do
 export interface ApiKeysDeps {
   keys: {
     insert(key: NewApiKey): Promise<ApiKeyRecord>;
+    findById(id: number): Promise<ApiKeyRecord | null>;
     listByUser(userId: number): Promise<ApiKeyRecord[]>;
     listAll(limit?: number): Promise<ApiKeyRecord[]>;
     countActiveByUser(userId: number, kind: ApiKeyKind): Promise<number>;
@@ -47,11 +49,20 @@ export class ApiKeys {
   }
 
   async listOwn(userId: number): Promise<WireApiKey[]> {
+    await this.deps.flushAudit();
     return this.withAudit(await this.deps.keys.listByUser(userId));
   }
 
   async listAll(): Promise<WireApiKey[]> {
+    await this.deps.flushAudit();
     return this.withAudit(await this.deps.keys.listAll());
+  }
+
+  /** The key a request was authenticated with, for the bot that holds it. */
+  async current(keyId: number, owner: UserRecord): Promise<CurrentKey> {
+    const key = await this.deps.keys.findById(keyId);
+    if (!key) throw notFound('no such key');
+    return { id: key.id, kind: key.kind, label: key.label, key_prefix: key.keyPrefix, user: toUserPublic(owner) };
   }
 
   /** Rule 7: the owner revokes their own keys; an admin (ownerId undefined) any key. */
@@ -61,7 +72,6 @@ export class ApiKeys {
   }
 
   private async withAudit(keys: ApiKeyRecord[]): Promise<WireApiKey[]> {
-    await this.deps.flushAudit();
     const audit = await this.deps.audit.lastPerKey(
       keys.map((k) => k.id),
       AUDIT_ROWS_PER_KEY,

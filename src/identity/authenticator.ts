@@ -13,6 +13,8 @@ export interface CredentialRequest {
   /** Path and query string as received. */
   url: string;
   path: string;
+  /** The transport's peer address (raw text under uwebsockets-express; see rest/client-address.ts). */
+  ip?: string;
 }
 
 export interface CredentialResponse {

@@ -13,3 +13,9 @@ export type Caller =
 export type AuthenticatedCaller = Extract<Caller, { user: UserRecord }>;
 
 export const ANONYMOUS: Caller = { kind: 'anonymous', user: null };
+
+/** The account behind a caller that a route's credential check already required. */
+export function userOf(caller: Caller): AuthenticatedCaller['user'] {
+  if (!caller.user) throw new Error(`a ${caller.kind} caller reached a route that needs an account`);
+  return caller.user;
+}

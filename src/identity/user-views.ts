@@ -34,3 +34,12 @@ export function toUserCard(user: UserRecord, online: boolean): UserCard {
     member_since: user.createdAt.toISOString(),
   };
 }
+
+/** The caller's own profile with premium read now (UserSelf carries it). */
+export async function loadUserSelf(
+  user: UserRecord,
+  premium: { premiumUntil(userId: number, now: Date): Promise<Date | null> },
+  now: Date,
+): Promise<UserSelf> {
+  return toUserSelf(user, await premium.premiumUntil(user.id, now));
+}

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
 import { migrations } from '../../src/db/migrations';
+import { openDatabase } from '../../src/db/orm';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
 describe('migrations', () => {
@@ -54,5 +56,18 @@ describe('migrations', () => {
     expect(n).toBe(0);
     await t.db.migrate();
     expect(await t.db.orm.schema.getUpdateSchemaSQL()).toBe('');
+  });
+
+  // Two server processes share one Postgres; embedded PGlite belongs to a single process.
+  it.runIf(process.env.DATABASE_URL)('apply once when two instances migrate at the same moment', async () => {
+    await t.db.orm.migrator.down({ to: 0 });
+    const other = await openDatabase({ databaseUrl: t.url, dataDir: ':memory:', logger: pino({ level: 'silent' }) });
+    try {
+      await Promise.all([t.db.migrate(), other.migrate()]);
+    } finally {
+      await other.close();
+    }
+    const rows = await t.db.em().execute<{ name: string }[]>('select name from mikro_orm_migrations order by id');
+    expect(rows.map((r) => r.name)).toEqual(migrations.map((m) => m.name));
   });
 });

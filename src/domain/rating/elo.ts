@@ -46,7 +46,8 @@ export function rateMatch(players: readonly RatedPlayer[], scoreRed: number, sco
     blu: expectedScore(averageBlu, averageRed),
   };
   return players.map((player) => {
-    const change = Math.round(kFactor(player.matchesPlayed) * (actualScore(player.team, scoreRed, scoreBlu) - expected[player.team]));
+    const surprise = actualScore(player.team, scoreRed, scoreBlu) - expected[player.team];
+    const change = Math.round(kFactor(player.matchesPlayed) * surprise);
     return { userId: player.userId, before: player.elo, after: player.elo + change };
   });
 }

@@ -1,0 +1,11 @@
+import { createTestDatabase } from '/work/main/test/support/test-database';
+import { openDatabase } from '/work/main/src/db/orm';
+import pino from 'pino';
+const t0 = Date.now();
+const d = await createTestDatabase();
+console.log('db', Date.now() - t0, d.url);
+const db2 = await openDatabase({ databaseUrl: d.url, dataDir: ':memory:', logger: pino({level:'debug'}) });
+console.log('open2', Date.now() - t0);
+await db2.migrate();
+console.log('migrated', Date.now() - t0);
+await db2.close(); await d.drop();

@@ -1,0 +1,59 @@
+/**
+ * The baseline of the realtime benchmarks, in its own process: socket.io attached to a bare uWS
+ * app with no lobby engine, no REST app and no credentials. `lobby:subscribe` joins the room;
+ * `POST /emit` with a `{code, version, lobby}` body broadcasts it with `io.to(room)`, the very
+ * call the league server makes. With REDIS_URL it uses the plain Redis adapter (as the league
+ * server does, minus recovery), so two of them measure a Redis hop.
+ *
+ * `tsx bench/realtime-bare-server.ts` with PORT (and optionally REDIS_URL, REDIS_PREFIX).
+ */
+import { createAdapter } from '@socket.io/redis-adapter';
+import { createClient } from 'redis';
+import { Server } from 'socket.io';
+import uWS from 'uWebSockets.js';
+
+const app = uWS.App();
+const io = new Server();
+if (process.env.REDIS_URL) {
+  const pub = createClient({ url: process.env.REDIS_URL });
+  const sub = pub.duplicate();
+  await Promise.all([pub.connect(), sub.connect()]);
+  io.adapter(createAdapter(pub, sub, { key: `${process.env.REDIS_PREFIX ?? 'bare:'}socket.io` }));
+}
+io.attachApp(app);
+
+io.on('connection', (socket) => {
+  socket.on('lobby:subscribe', async (payload: { code: string }, ack: (answer: unknown) => void) => {
+    await socket.join(`lobby:${payload.code}`);
+    ack({ ok: true });
+  });
+  socket.on('lobbies:subscribe', async (ack: (answer: unknown) => void) => {
+    await socket.join('lobbies');
+    ack({ lobbies: [] });
+  });
+});
+
+app.get('/healthz', (res) => {
+  res.end('{"ok":true}');
+});
+
+app.post('/emit', (res) => {
+  const chunks: Buffer[] = [];
+  let aborted = false;
+  res.onAborted(() => (aborted = true));
+  res.onData((chunk, last) => {
+    chunks.push(Buffer.from(chunk.slice(0)));
+    if (!last) return;
+    const update = JSON.parse(Buffer.concat(chunks).toString()) as { code: string; version: number; lobby: unknown };
+    io.to(`lobby:${update.code}`).emit('lobby:update', update);
+    if (!aborted) res.cork(() => res.end('{"ok":true}'));
+  });
+});
+
+app.listen('127.0.0.1', Number(process.env.PORT), (socket) => {
+  if (!socket) {
+    process.stderr.write('bare server: could not listen\n');
+    process.exit(1);
+  }
+});
+process.once('SIGTERM', () => process.exit(0));

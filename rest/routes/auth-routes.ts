@@ -1,0 +1,94 @@
+import { Router, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import { authRoutes } from '../../schema/routes/auth-routes';
+import type { Caller } from '../../src/identity/caller';
+import { userOf } from '../../src/identity/caller';
+import type { Authenticator } from '../../src/identity/authenticator';
+import type { ChatAccountLink } from '../../src/identity/chat-account-link';
+import type { PlatformLogin } from '../../src/identity/platform-login';
+import { readSessionCookie, sessionClearCookie, sessionSetCookie } from '../../src/identity/session-cookie';
+import type { SessionStore } from '../../src/identity/session-store';
+import { loadUserSelf } from '../../src/identity/user-views';
+import { HttpError } from '../http-error';
+import { bindRoute, RESPONDED, type Authenticate } from '../route-binder';
+
+export interface AuthRouterDeps {
+  authenticate: Authenticate<Caller>;
+  authenticator: Pick<Authenticator, 'optionalSession'>;
+  login: PlatformLogin;
+  chat: ChatAccountLink;
+  sessions: Pick<SessionStore, 'destroy'>;
+  users: { clearChatAccount(userId: number): Promise<boolean> };
+  premium: { premiumUntil(userId: number, now: Date): Promise<Date | null> };
+  publicUrl: string;
+  clock: () => number;
+  logger: Logger;
+}
+
+const queryOf = (req: Request) => new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
+
+function redirect(res: Response, location: string): typeof RESPONDED {
+  res.redirect(302, location);
+  return RESPONDED;
+}
+
+/** Login, logout and the chat account link: browser redirects that land back on the site. */
+export function authRouter(deps: AuthRouterDeps): Router {
+  const router = Router();
+  const { authenticate, logger } = deps;
+
+  bindRoute(router, authRoutes.platformLogin, authenticate, ({ res }) => redirect(res, deps.login.redirectUrl().href));
+
+  bindRoute(router, authRoutes.platformCallback, authenticate, async ({ req, res }) => {
+    let outcome;
+    try {
+      outcome = await deps.login.complete(queryOf(req), readSessionCookie(req.headers.cookie));
+    } catch (error) {
+      logger.error({ err: error }, 'login failed');
+      return redirect(res, '/?login_error=server_error');
+    }
+    if (!outcome.ok) {
+      logger.info({ reason: outcome.reason }, 'login refused');
+      return redirect(res, `/?login_error=${outcome.reason}`);
+    }
+    logger.info({ userId: outcome.user.id, platformId: outcome.user.platformId, isAdmin: outcome.user.isAdmin }, 'logged in');
+    res.setHeader('Set-Cookie', sessionSetCookie(outcome.cookieValue, deps.publicUrl));
+    return redirect(res, '/?logged_in=1');
+  });
+
+  bindRoute(router, authRoutes.logout, authenticate, async ({ req, res }) => {
+    await deps.sessions.destroy(readSessionCookie(req.headers.cookie));
+    res.setHeader('Set-Cookie', sessionClearCookie(deps.publicUrl));
+    return redirect(res, '/');
+  });
+
+  bindRoute(router, authRoutes.me, authenticate, ({ caller }) => loadUserSelf(userOf(caller), deps.premium, new Date(deps.clock())));
+
+  bindRoute(router, authRoutes.chatLink, authenticate, async ({ caller, res }) => {
+    if (!deps.chat.configured) throw new HttpError(503, 'chat account linking is not configured');
+    return redirect(res, (await deps.chat.begin(userOf(caller).id)).href);
+  });
+
+  bindRoute(router, authRoutes.chatCallback, authenticate, async ({ query, req, res }) => {
+    const session = await deps.authenticator.optionalSession(req.headers.cookie);
+    let outcome;
+    try {
+      outcome = await deps.chat.complete(query, session?.user.id ?? null);
+    } catch (error) {
+      logger.error({ err: error }, 'chat link failed');
+      return redirect(res, '/?chat_error=server_error');
+    }
+    if (!outcome.ok) {
+      logger.info({ reason: outcome.reason, userId: session?.user.id }, 'chat link refused');
+      return redirect(res, `/?chat_error=${outcome.reason}`);
+    }
+    return redirect(res, '/?chat_linked=1');
+  });
+
+  bindRoute(router, authRoutes.chatUnlink, authenticate, async ({ caller }) => {
+    await deps.users.clearChatAccount(userOf(caller).id);
+    return { ok: true };
+  });
+
+  return router;
+}

@@ -1,0 +1,49 @@
+import type { Router } from 'express';
+import type { Logger } from 'pino';
+import type { Config } from '../../src/config/config';
+import type { UsersRepository } from '../../src/db/users-repository';
+import type { Identity } from '../../src/identity/identity-services';
+import type { Presence } from '../../src/identity/presence';
+import { emptyPointsShop, type PointsShop } from '../../src/identity/profile-shop';
+import { adminKeysRouter } from './admin-keys-routes';
+import { authRouter } from './auth-routes';
+import { keysRouter } from './keys-routes';
+import { userByPlatformIdRouter, usersRouter } from './users-routes';
+
+export interface IdentityRoutersInput {
+  identity: Identity;
+  config: Config;
+  users: UsersRepository;
+  presence: Presence;
+  clock: () => number;
+  logger: Logger;
+  /** The points system, once it exists; an empty wallet until then. */
+  shop?: PointsShop;
+}
+
+/**
+ * Login, users, own keys and admin keys, in mount order. `last` holds `/api/users/:platformId`
+ * and must be mounted after every other router.
+ */
+export function identityRouters(input: IdentityRoutersInput): { routers: Router[]; last: Router } {
+  const { identity, users, clock, logger } = input;
+  const authenticate = identity.authenticate;
+  const routers = [
+    authRouter({
+      authenticate,
+      authenticator: identity.authenticator,
+      login: identity.login,
+      chat: identity.chat,
+      sessions: identity.sessions,
+      users,
+      premium: identity.premium,
+      publicUrl: input.config.publicUrl,
+      clock,
+      logger,
+    }),
+    keysRouter({ authenticate, keys: identity.apiKeys }),
+    adminKeysRouter({ authenticate, keys: identity.apiKeys, users }),
+    usersRouter({ authenticate, users, presence: input.presence, premium: identity.premium, shop: input.shop ?? emptyPointsShop, clock }),
+  ];
+  return { routers, last: userByPlatformIdRouter({ authenticate, users }) };
+}

@@ -1,0 +1,53 @@
+import * as v from 'valibot';
+import { OkBody } from '../common';
+import { UserSelf } from '../identity';
+import { defineRoute } from '../route-contract';
+
+const tag = 'Login';
+const redirect = (description: string) => ({ status: 302, description });
+
+/** The chat provider's callback parameters; anything else it sends is ignored. */
+export const ChatCallbackQuery = v.object({
+  code: v.optional(v.string()),
+  state: v.optional(v.string()),
+  error: v.optional(v.string()),
+});
+
+export const authRoutes = {
+  platformLogin: defineRoute({
+    operationId: 'loginWithPlatform', method: 'get', path: '/auth/platform', tag, auth: [],
+    summary: "Redirects to the identity provider's OpenID login (checkid_setup)",
+    success: redirect('To STEAM_OPENID_URL'), errors: [],
+  }),
+  platformCallback: defineRoute({
+    operationId: 'platformLoginCallback', method: 'get', path: '/auth/platform/callback', tag, auth: [],
+    summary:
+      'Verifies the OpenID assertion (check_authentication, return_to, op_endpoint, claimed id, nonce replay); ' +
+      'sets the league_session cookie and redirects to /?logged_in=1, or to /?login_error=<reason> with no cookie',
+    success: redirect('To /?logged_in=1 or /?login_error=<reason>'), errors: [],
+  }),
+  logout: defineRoute({
+    operationId: 'logout', method: 'get', path: '/auth/logout', tag, auth: [],
+    summary: 'Ends the session, clears the cookie and redirects to /', success: redirect('To /'), errors: [],
+  }),
+  me: defineRoute({
+    operationId: 'getAuthMe', method: 'get', path: '/auth/me', tag, auth: ['session'],
+    summary: 'The logged-in user (401 {error} when not logged in)', success: { status: 200, schema: UserSelf }, errors: [401],
+  }),
+  chatLink: defineRoute({
+    operationId: 'linkChatAccount', method: 'get', path: '/auth/chat', tag, auth: ['session'],
+    summary: "Redirects to the chat platform's OAuth authorize page (PKCE); 503 when the chat app is not configured",
+    success: redirect('To the authorize page'), errors: [401, 503],
+  }),
+  chatCallback: defineRoute({
+    operationId: 'chatLinkCallback', method: 'get', path: '/auth/chat/callback', tag, auth: [],
+    summary:
+      'Links the chat account to the user who started the link; redirects to /?chat_linked=1 or /?chat_error=<reason> ' +
+      '(already_linked when the account belongs to another user)',
+    query: ChatCallbackQuery, success: redirect('To /?chat_linked=1 or /?chat_error=<reason>'), errors: [],
+  }),
+  chatUnlink: defineRoute({
+    operationId: 'unlinkChatAccount', method: 'post', path: '/auth/chat/unlink', tag, auth: ['session'],
+    summary: 'Removes the linked chat account', success: { status: 200, schema: OkBody }, errors: [401, 403],
+  }),
+};

@@ -1,0 +1,69 @@
+import * as v from 'valibot';
+import { OkBody } from '../common';
+import { LobbyChatMessage, LobbyDetail } from '../lobby';
+import {
+  ChatBody, LobbyCodeParams, LobbyCreateBody, LobbyCreated, MatchIdBody, MyVoteBody, PickSlotBody, ReportBody, SetCaptainBody,
+  SetClassBody, UserIdBody, VoteMapBody, VotesBody,
+} from '../lobby-bodies';
+import { defineRoute, type RouteContract } from '../route-contract';
+
+const tag = 'Lobbies';
+const params = LobbyCodeParams;
+
+export const lobbyRoutes = {
+  create: defineRoute({
+    operationId: 'createLobby', method: 'post', path: '/api/lobbies', tag, auth: ['session'],
+    summary: 'Create a lobby; the caller becomes host and its first free agent', body: LobbyCreateBody,
+    success: { status: 200, schema: LobbyCreated }, errors: [400, 403, 404, 409],
+  }),
+  detail: defineRoute({
+    operationId: 'getLobby', method: 'get', path: '/api/lobbies/:code', tag, auth: [], params,
+    summary: 'The whole lobby (LobbyDetail)', success: { status: 200, schema: LobbyDetail }, errors: [404],
+  }),
+  cancel: defineRoute({
+    operationId: 'cancelLobby', method: 'delete', path: '/api/lobbies/:code', tag, auth: ['session'], params,
+    summary: 'Cancel the lobby (host only); again or after the match ended: 409', success: { status: 204 }, errors: [403, 404, 409],
+  }),
+  votes: defineRoute({
+    operationId: 'getLobbyVotes', method: 'get', path: '/api/lobbies/:code/votes', tag, auth: [], params,
+    summary: 'Votes per map of the pool', success: { status: 200, schema: VotesBody }, errors: [404],
+  }),
+  myVote: defineRoute({
+    operationId: 'getMyLobbyVote', method: 'get', path: '/api/lobbies/:code/my-vote', tag, auth: ['session'], params,
+    summary: "The caller's map vote", success: { status: 200, schema: MyVoteBody }, errors: [404],
+  }),
+  chatHistory: defineRoute({
+    operationId: 'getLobbyChat', method: 'get', path: '/api/lobbies/:code/chat', tag, auth: [], params,
+    summary: 'The last 200 chat messages, oldest first',
+    success: { status: 200, schema: v.object({ messages: v.array(LobbyChatMessage) }) }, errors: [404],
+  }),
+};
+
+const command = <B extends v.GenericSchema | undefined>(
+  name: string, operationId: string, summary: string, body: B, errors: number[], status = 200,
+) =>
+  defineRoute({
+    operationId, method: 'post', path: `/api/lobbies/:code/${name}`, tag, auth: ['session'], params, summary,
+    ...(body ? { body } : {}), success: { status, schema: status === 201 ? MatchIdBody : OkBody }, errors,
+  }) as RouteContract;
+
+/** One route per lobby command, keyed like the engine's command table (which a test holds them to). */
+export const lobbyCommandRoutes: Record<string, RouteContract> = {
+  join: command('join', 'joinLobby', 'Take a free-agent place', undefined, [403, 404, 409]),
+  'party-join': command('party-join', 'partyJoinLobby', "Bring the caller's whole party (leader only), all or nothing", undefined, [403, 404, 409]),
+  'pick-slot': command('pick-slot', 'pickLobbySlot', 'Move oneself (or, as captain, a teammate) to a free slot of the team', PickSlotBody, [403, 404, 409]),
+  leave: command('leave', 'leaveLobby', "Free the caller's place", undefined, [404, 409]),
+  kick: command('kick', 'kickFromLobby', 'Host: anyone; captain: a player on the opposing team', UserIdBody, [403, 404, 409]),
+  'set-captain': command('set-captain', 'setLobbyCaptain', 'Host names a captain (the free side by default)', SetCaptainBody, [403, 404, 409]),
+  'start-draft': command('start-draft', 'startLobbyDraft', 'Host: gathering to drafting', undefined, [403, 404, 409]),
+  pick: command('pick', 'pickLobbyPlayer', 'Captain drafts a free agent', UserIdBody, [403, 404, 409]),
+  unpick: command('unpick', 'unpickLobbyPlayer', "Captain reverses the team's last pick", UserIdBody, [403, 404, 409]),
+  'drop-to-pool': command('drop-to-pool', 'dropLobbyPlayerToPool', 'Captain returns a drafted player to the pool', UserIdBody, [403, 404, 409]),
+  ready: command('ready', 'readyInLobby', 'Raise the ready flag for 30 s (drafting or ready check)', undefined, [403, 404, 409]),
+  'keep-ready': command('keep-ready', 'keepReadyInLobby', 'Renew a ready flag that is still on', undefined, [403, 404, 409]),
+  'force-start': command('force-start', 'forceStartLobby', 'Host starts the match, skipping the ready check', undefined, [403, 404, 409]),
+  'set-class': command('set-class', 'setLobbyClass', "The caller's class, within the format's limits", SetClassBody, [403, 404, 409]),
+  'vote-map': command('vote-map', 'voteLobbyMap', 'Vote for a map of the pool (replaces an earlier vote)', VoteMapBody, [403, 404, 409]),
+  chat: command('chat', 'postLobbyChat', 'Say something (1 to 500 characters)', ChatBody, [403, 404, 409]),
+  report: command('report', 'reportLobbyMatch', 'Final score, by a captain or the host; again: 409', ReportBody, [403, 404, 409], 201),
+};

@@ -1,0 +1,42 @@
+import { OkBody } from '../common';
+import { InviteIdParams, PartyCreateBody, PartyCreated, PartyInviteBody, PartyKickBody, PartyMeBody } from '../party';
+import { defineRoute } from '../route-contract';
+
+const tag = 'Parties';
+
+export const partyRoutes = {
+  me: defineRoute({
+    operationId: 'getMyParty', method: 'get', path: '/api/parties/me', tag, auth: [],
+    summary: "The caller's party (null without one or without a session) and the invites they received",
+    success: { status: 200, schema: PartyMeBody }, errors: [],
+  }),
+  create: defineRoute({
+    operationId: 'createParty', method: 'post', path: '/api/parties/create', tag, auth: ['session'], body: PartyCreateBody,
+    summary: 'Create a party; the caller becomes its leader', success: { status: 201, schema: PartyCreated }, errors: [400, 403, 409],
+  }),
+  invite: defineRoute({
+    operationId: 'inviteToParty', method: 'post', path: '/api/parties/invite', tag, auth: ['session'], body: PartyInviteBody,
+    summary: 'Leader invites a user by platform id', success: { status: 200, schema: OkBody }, errors: [403, 404, 409],
+  }),
+  accept: defineRoute({
+    operationId: 'acceptPartyInvite', method: 'post', path: '/api/parties/invite/:inviteId/accept', tag, auth: ['session'],
+    params: InviteIdParams, summary: 'Join the party of an invite addressed to the caller', success: { status: 200, schema: OkBody },
+    errors: [403, 404, 409],
+  }),
+  decline: defineRoute({
+    operationId: 'declinePartyInvite', method: 'post', path: '/api/parties/invite/:inviteId/decline', tag, auth: ['session'],
+    params: InviteIdParams, summary: 'Decline an invite addressed to the caller', success: { status: 200, schema: OkBody }, errors: [403, 404],
+  }),
+  leave: defineRoute({
+    operationId: 'leaveParty', method: 'post', path: '/api/parties/leave', tag, auth: ['session'],
+    summary: 'Leave the party (the lead passes on)', success: { status: 200, schema: OkBody }, errors: [403],
+  }),
+  kick: defineRoute({
+    operationId: 'kickFromParty', method: 'post', path: '/api/parties/kick', tag, auth: ['session'], body: PartyKickBody,
+    summary: 'Leader removes a member', success: { status: 200, schema: OkBody }, errors: [403, 404, 409],
+  }),
+  disband: defineRoute({
+    operationId: 'disbandParty', method: 'post', path: '/api/parties/disband', tag, auth: ['session'],
+    summary: 'Leader ends the party for everyone', success: { status: 200, schema: OkBody }, errors: [403],
+  }),
+};

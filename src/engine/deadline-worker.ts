@@ -1,0 +1,85 @@
+import type { LiveStore } from '../live/live-store';
+
+export interface DueQueue {
+  queue: string;
+  /** Runs one claimed member; a throw puts it back a little later. */
+  run(member: string): Promise<void>;
+}
+
+export interface DeadlineWorkerOptions {
+  live: LiveStore;
+  clock: () => number;
+  queues: DueQueue[];
+  intervalMs?: number;
+  /** Members claimed per queue and round. */
+  batch?: number;
+  /** How far in the future a failed member is put back. */
+  retryMs?: number;
+  onError: (error: unknown, queue: string, member?: string) => void;
+}
+
+export interface DeadlineWorker {
+  /** Claims and runs what is due now; the loop calls it every interval, tests may call it directly. */
+  runOnce(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Polls the durable queues of the live store. `claimDue` hands each due member to exactly one
+ * caller across all instances, so a deadline runs once however many servers poll; the queue
+ * itself outlives any process, so a deadline survives restarts. The clock is injected so tests
+ * can move time.
+ */
+export function startDeadlineWorker(options: DeadlineWorkerOptions): DeadlineWorker {
+  const { live, clock, queues, onError } = options;
+  const intervalMs = options.intervalMs ?? 250;
+  const batch = options.batch ?? 50;
+  const retryMs = options.retryMs ?? 1_000;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let round: Promise<number> = Promise.resolve(0);
+
+  async function runQueue({ queue, run }: DueQueue): Promise<number> {
+    const members = await live.claimDue(queue, clock(), batch);
+    await Promise.all(
+      members.map(async (member) => {
+        try {
+          await run(member);
+        } catch (error) {
+          onError(error, queue, member);
+          if (!stopped) await live.schedule(queue, member, clock() + retryMs).catch((e) => onError(e, queue, member));
+        }
+      }),
+    );
+    return members.length;
+  }
+
+  async function runOnce(): Promise<number> {
+    let total = 0;
+    for (const queue of queues) {
+      try {
+        total += await runQueue(queue);
+      } catch (error) {
+        onError(error, queue.queue);
+      }
+    }
+    return total;
+  }
+
+  function loop(): void {
+    if (stopped) return;
+    round = runOnce().finally(() => {
+      if (!stopped) timer = setTimeout(loop, intervalMs);
+    });
+  }
+  timer = setTimeout(loop, intervalMs);
+
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await round.catch(() => 0);
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import type { BanRepository } from '../db/ban-repository';
+import type { LobbyRecordRepository } from '../db/lobby-record-repository';
+import type { MatchRepository } from '../db/match-repository';
+import type { UsersRepository } from '../db/users-repository';
+
+/*
+ * The durable side as the engines see it: narrow slices of the repositories, so the benchmark and
+ * the tests can stand in for Postgres where a path never reaches it.
+ */
+export type LobbyRecords = Pick<LobbyRecordRepository, 'save' | 'load' | 'loadOpen'>;
+export type MatchRecorder = Pick<MatchRepository, 'recordMatch'>;
+export type BanLookup = Pick<BanRepository, 'activeBan'>;
+export type UserLookup = Pick<UsersRepository, 'findByPlatformId'>;
+
+/** Codes of ended lobbies whose match id was never stored (a crash between report and record). */
+export interface UnrecordedLobbies {
+  codes(): Promise<string[]>;
+}
+
+export interface EngineLogger {
+  error(details: object, message: string): void;
+  warn(details: object, message: string): void;
+}
+
+export const CONSOLE_LOGGER: EngineLogger = {
+  error: (details, message) => console.error(message, details),
+  warn: (details, message) => console.warn(message, details),
+};

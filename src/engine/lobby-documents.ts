@@ -1,0 +1,75 @@
+import * as v from 'valibot';
+import { isClosed, LobbyState, openMembers } from '../domain/lobby';
+import type { CasWrite, LiveStore } from '../live/live-store';
+import type { EngineLogger, LobbyRecords } from './engine-ports';
+import { lobbyKey, lobbyMemberKey } from './live-keys';
+
+/** Closed lobbies stay readable in the live store for a day, then only from Postgres. */
+export const CLOSED_LOBBY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** A lobby as read from the live store: the document and the store's version to compare-and-set against. */
+export interface LiveLobby {
+  state: LobbyState;
+  storeVersion: number;
+}
+
+export interface LoadedLobby extends LiveLobby {
+  /** True when this call rebuilt the live document from Postgres. */
+  restored: boolean;
+}
+
+export function parseLobby(value: unknown): LobbyState {
+  return v.parse(LobbyState, value);
+}
+
+export function lobbyWrite(state: LobbyState, expectedVersion: number): CasWrite {
+  return { key: lobbyKey(state.code), expectedVersion, value: state, ...(isClosed(state.phase) ? { ttlMs: CLOSED_LOBBY_TTL_MS } : {}) };
+}
+
+/**
+ * Lobby documents: the live store first, Postgres's lobby_records when the live store has lost
+ * one (restart of a Redis without persistence, eviction, a flushed key). A restored lobby is put
+ * back with expectedVersion 0, so two instances restoring at once end with one document.
+ */
+export class LobbyDocuments {
+  constructor(
+    private readonly live: LiveStore,
+    private readonly records: LobbyRecords,
+    private readonly logger: EngineLogger,
+  ) {}
+
+  async load(code: string): Promise<LoadedLobby | null> {
+    const doc = await this.live.get(lobbyKey(code));
+    if (doc) return { state: parseLobby(doc.value), storeVersion: doc.version, restored: false };
+    return this.restore(code);
+  }
+
+  /** Rebuilds the live document from Postgres; null when the lobby was never stored. */
+  async restore(code: string): Promise<LoadedLobby | null> {
+    const record = await this.records.load(code);
+    if (!record) return null;
+    const state = parseLobby(record.snapshot);
+    // The members' index entries are restored too, where nobody has written them since.
+    const members = openMembers(state);
+    const index = await this.live.getMany<string>(members.map(lobbyMemberKey));
+    const indexWrites: CasWrite[] = members.flatMap((id, i) =>
+      index[i] === null ? [{ key: lobbyMemberKey(id), expectedVersion: 0, value: code }] : [],
+    );
+    for (const writes of [[lobbyWrite(state, 0), ...indexWrites], [lobbyWrite(state, 0)]]) {
+      const result = await this.live.compareAndSet(writes);
+      if (result.ok) return { state, storeVersion: result.versions[0], restored: true };
+      const doc = await this.live.get(lobbyKey(code));
+      if (doc) return { state: parseLobby(doc.value), storeVersion: doc.version, restored: false };
+    }
+    return null;
+  }
+
+  /** Postgres keeps the newest version only; a failed save is logged, the live store stays the truth. */
+  async save(state: LobbyState): Promise<void> {
+    try {
+      await this.records.save({ code: state.code, phase: state.phase, hostId: state.hostId, version: state.version, snapshot: state });
+    } catch (error) {
+      this.logger.error({ err: error, code: state.code }, 'saving the lobby record failed');
+    }
+  }
+}

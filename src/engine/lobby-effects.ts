@@ -1,0 +1,109 @@
+import {
+  isClosed, lobbyDetail, lobbySummary, nextDeadline, type LobbyCommandType, type LobbyState, type LobbySummary,
+} from '../domain/lobby';
+import type { LiveStore } from '../live/live-store';
+import type { EngineLogger } from './engine-ports';
+import type { LobbyBroadcast } from './lobby-broadcast';
+import { LOBBY_DEADLINES, lobbyChatKey, lobbyKey, OPEN_LOBBIES } from './live-keys';
+import { CLOSED_LOBBY_TTL_MS, parseLobby, type LiveLobby, type LobbyDocuments } from './lobby-documents';
+import type { Committed } from './lobby-transaction';
+import { Rerun } from './rerun';
+
+/** Commands that move people between slots without an event, yet should survive a lost live store. */
+const PERSISTED_WITHOUT_EVENT: readonly string[] = ['pick', 'unpick', 'drop-to-pool', 'pick-slot', 'set-captain', 'kick'];
+
+export interface LobbyEffectsDeps {
+  live: LiveStore;
+  documents: LobbyDocuments;
+  broadcast: LobbyBroadcast;
+  clock: () => number;
+  logger: EngineLogger;
+  /** Drops a public-cache topic in every instance. */
+  invalidate: (topic: 'lobbies' | 'matches') => void;
+  summaries: () => Promise<LobbySummary[]>;
+}
+
+/**
+ * Everything a committed change causes beyond the live document: the push to watchers, the open
+ * lobby list, the durable deadline, the Postgres record. Run after the compare-and-set, before
+ * the response.
+ */
+export class LobbyEffects {
+  readonly #lobbiesFeed: Rerun;
+
+  constructor(private readonly deps: LobbyEffectsDeps) {
+    // Many changes in a burst cost one listing: a refresh asked for while one runs runs once after it.
+    this.#lobbiesFeed = new Rerun(async () => deps.broadcast.lobbiesChanged(await deps.summaries()), (error) =>
+      deps.logger.error({ err: error }, 'refreshing the lobby list failed'),
+    );
+  }
+
+  /** `announce`: push the lobby even when unchanged (a deadline passed: a ready flag went off). */
+  async committed(c: Committed, type: LobbyCommandType | 'create', options: { announce?: boolean } = {}): Promise<void> {
+    const { before, after, now } = c;
+    const { broadcast } = this.deps;
+    if (c.changed || options.announce) broadcast.lobbyUpdated(after.code, after.version, lobbyDetail(after, now));
+    const work: Promise<void>[] = [];
+    if (c.restored || type === 'create') work.push(this.track(after));
+    if (c.changed && (type === 'create' || summaryChanged(before, after))) work.push(this.listChanged(before, after));
+    if (type === 'tick' || c.restored || nextDeadline(before, now) !== nextDeadline(after, now)) {
+      work.push(this.schedule(after, c.storeVersion));
+    }
+    if (c.changed && (type === 'create' || c.events.length > 0 || PERSISTED_WITHOUT_EVENT.includes(type))) {
+      work.push(this.deps.documents.save(after));
+    }
+    await Promise.all(work);
+  }
+
+  /** A lobby rebuilt from Postgres gets its list entry and its deadline back. */
+  async restored(lobby: LiveLobby): Promise<void> {
+    await Promise.all([this.track(lobby.state), this.schedule(lobby.state, lobby.storeVersion)]);
+  }
+
+  /** Puts a lobby (new or rebuilt) into the open list. */
+  async track(state: LobbyState): Promise<void> {
+    if (!isClosed(state.phase)) await this.deps.live.scoreSet(OPEN_LOBBIES, state.code, state.createdAt);
+  }
+
+  async listChanged(before: LobbyState, after: LobbyState): Promise<void> {
+    if (isClosed(after.phase) && !isClosed(before.phase)) {
+      await this.untrack(after.code);
+      await this.deps.live.expire(lobbyChatKey(after.code), CLOSED_LOBBY_TTL_MS);
+    }
+    this.deps.invalidate('lobbies');
+    this.#lobbiesFeed.run();
+  }
+
+  async untrack(code: string): Promise<void> {
+    await this.deps.live.scoreSet(OPEN_LOBBIES, code, -1);
+    await this.deps.live.scoreRemoveBelow(OPEN_LOBBIES, 0);
+  }
+
+  /**
+   * Schedules the lobby's next deadline. Two instances' schedule calls can arrive in the other
+   * order than their commits; so after scheduling, a newer document means the newer writer may
+   * have been overtaken by us, and the schedule is taken again from the newest state.
+   */
+  async schedule(state: LobbyState, storeVersion: number): Promise<void> {
+    const { live, clock } = this.deps;
+    let current = state;
+    let version = storeVersion;
+    for (let round = 0; round < 3; round++) {
+      const due = nextDeadline(current, clock());
+      if (due !== null) await live.schedule(LOBBY_DEADLINES, current.code, due);
+      const doc = await live.get(lobbyKey(current.code));
+      if (doc === null || doc.version === version) return;
+      current = parseLobby(doc.value);
+      version = doc.version;
+    }
+  }
+
+  /** Resolves when the lobby list refresh in flight (if any) is done: for orderly shutdown and tests. */
+  idle(): Promise<void> {
+    return this.#lobbiesFeed.idle();
+  }
+}
+
+function summaryChanged(before: LobbyState, after: LobbyState): boolean {
+  return JSON.stringify(lobbySummary(before)) !== JSON.stringify(lobbySummary(after));
+}

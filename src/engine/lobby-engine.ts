@@ -1,0 +1,249 @@
+import { randomBytes as secureRandomBytes } from 'node:crypto';
+import { invalid, notFound, type Outcome } from '../domain/domain-error';
+import {
+  applyLobbyCommand, chatMessage, createLobby, isClientCommandType, isClosed, lobbyDetail, lobbySummary, myVote,
+  validateChat, voteCounts, type LobbyChatMessage, type LobbyCommand, type LobbyDetail, type LobbyEvent, type LobbyState, type LobbySummary,
+  type LobbyVotes,
+} from '../domain/lobby';
+import type { Caller } from '../identity/caller';
+import type { LiveStore } from '../live/live-store';
+import type { LobbyCreateBody } from '../../schema/lobby-bodies';
+import { CONSOLE_LOGGER, type BanLookup, type EngineLogger, type LobbyRecords, type MatchRecorder, type UnrecordedLobbies } from './engine-ports';
+import { LOBBY_CHAT_SEQUENCE, lobbyChatKey, lobbyKey, lobbyMemberKey, OPEN_LOBBIES } from './live-keys';
+import { actorOf, banCheck, requireUser, SYSTEM_ACTOR } from './lobby-actors';
+import { SILENT_BROADCAST, type LobbyBroadcast } from './lobby-broadcast';
+import { lobbyCodeFrom, LOBBY_CODE_LENGTH } from './lobby-code';
+import type { LobbyContext } from './lobby-context';
+import { LobbyDocuments, lobbyWrite, parseLobby } from './lobby-documents';
+import { LobbyEffects } from './lobby-effects';
+import { partyJoin } from './lobby-party-join';
+import { transact, type Committed, type ReadDocs } from './lobby-transaction';
+import { MatchReporter } from './match-reporter';
+import { currentLobbyOf, MembershipIndex, type StaleEntries } from './membership-index';
+
+export interface LobbyEngineDeps {
+  live: LiveStore;
+  records: LobbyRecords;
+  matches: MatchRecorder;
+  bans: BanLookup;
+  unrecorded?: UnrecordedLobbies;
+  broadcast?: LobbyBroadcast;
+  clock?: () => number;
+  logger?: EngineLogger;
+  /** Drops a public-cache topic in every instance (see public-cache-invalidation). */
+  invalidate?: (topic: 'lobbies' | 'matches') => void;
+  randomBytes?: (size: number) => Uint8Array;
+  /** Maps a custom map pool may use; the formats' default maps otherwise. */
+  knownMaps?: readonly string[];
+}
+
+/** Chat keeps the last 200 messages of a lobby. */
+export const CHAT_HISTORY = 200;
+const NOTHING_STALE: StaleEntries = new Map();
+
+/** Runs the pure lobby rules against the live store; one instance per process, any number of processes. */
+export class LobbyEngine {
+  readonly #ctx: LobbyContext;
+  readonly #reporter: MatchReporter;
+  readonly #broadcast: LobbyBroadcast;
+
+  constructor(private readonly deps: LobbyEngineDeps) {
+    const clock = deps.clock ?? Date.now;
+    const logger = deps.logger ?? CONSOLE_LOGGER;
+    const invalidate = deps.invalidate ?? (() => undefined);
+    this.#broadcast = deps.broadcast ?? SILENT_BROADCAST;
+    const documents = new LobbyDocuments(deps.live, deps.records, logger);
+    const effects = new LobbyEffects({
+      live: deps.live, documents, broadcast: this.#broadcast, clock, logger, invalidate, summaries: () => this.summaries(),
+    });
+    const index = new MembershipIndex(deps.live, documents);
+    this.#ctx = { live: deps.live, documents, effects, index, clock, logger, invalidate, isBanned: banCheck(deps.bans, clock) };
+    this.#reporter = new MatchReporter(this.#ctx, deps.matches);
+  }
+
+  async create(caller: Caller, body: LobbyCreateBody): Promise<{ code: string; lobby: LobbyDetail }> {
+    const user = requireUser(caller);
+    // Reservations arrive with the servers issue; until then no id can be one of the caller's.
+    if (body.reservation_id !== undefined && body.reservation_id !== null) throw notFound('reservation not found');
+    const { live, documents, clock, effects, index } = this.#ctx;
+    const banned = await this.#ctx.isBanned(user.id);
+    const random = this.deps.randomBytes ?? secureRandomBytes;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const code = lobbyCodeFrom(random(LOBBY_CODE_LENGTH));
+      // A code used before lives on in Postgres (matches are keyed by it): never reuse one.
+      if (await this.deps.records.load(code)) continue;
+      const stale = await index.staleEntries([user.id], null);
+      const entry = await live.get(lobbyMemberKey(user.id));
+      const now = clock();
+      const input = { code, name: body.name, format: body.format, mapPool: body.map_pool, region: body.region ?? null };
+      const outcome = createLobby(input, actorOf(user, currentLobbyOf(user.id, entry, stale), banned), now, {
+        knownMaps: this.deps.knownMaps,
+      });
+      if (!outcome.ok) throw outcome.error;
+      const state = outcome.state;
+      const written = await live.compareAndSet([
+        lobbyWrite(state, 0),
+        { key: lobbyMemberKey(user.id), expectedVersion: entry?.version ?? 0, value: code },
+      ]);
+      if (!written.ok) continue;
+      const committed: Committed = { before: state, after: state, events: outcome.events, changed: true, now, storeVersion: written.versions[0], restored: false };
+      await effects.committed(committed, 'create');
+      return { code, lobby: lobbyDetail(state, now) };
+    }
+    throw new Error('could not find a free lobby code');
+  }
+
+  /** Null when no such lobby, live or in Postgres. */
+  async detail(code: string): Promise<LobbyDetail | null> {
+    const state = await this.#load(code, false);
+    return state && lobbyDetail(state, this.#ctx.clock());
+  }
+
+  /** Open lobbies, oldest first. */
+  async summaries(): Promise<LobbySummary[]> {
+    const { live, documents, effects } = this.#ctx;
+    const codes = await live.scoreRange(OPEN_LOBBIES, 0, Infinity);
+    if (codes.length === 0) return [];
+    const docs = await live.getMany(codes.map(lobbyKey));
+    const states = await Promise.all(
+      codes.map(async (code, i) => (docs[i] ? parseLobby(docs[i]!.value) : ((await documents.restore(code))?.state ?? null))),
+    );
+    const open: LobbyState[] = [];
+    for (const [i, state] of states.entries()) {
+      if (state && !isClosed(state.phase)) open.push(state);
+      // Closed or gone but still listed: a process stopped between the change and the list update.
+      else await effects.untrack(codes[i]);
+    }
+    return open.map(lobbySummary);
+  }
+
+  async votes(code: string): Promise<LobbyVotes> {
+    return voteCounts(await this.#load(code));
+  }
+
+  async myVote(code: string, caller: Caller): Promise<string | null> {
+    const user = requireUser(caller);
+    return myVote(await this.#load(code), user.id);
+  }
+
+  /** The last 200 messages, oldest first. */
+  async chatHistory(code: string): Promise<LobbyChatMessage[]> {
+    await this.#load(code);
+    return this.#ctx.live.listRange<LobbyChatMessage>(lobbyChatKey(code));
+  }
+
+  async chat(code: string, caller: Caller, message: unknown): Promise<LobbyChatMessage> {
+    const user = requireUser(caller);
+    const { live, clock } = this.#ctx;
+    const [state, banned] = await Promise.all([this.#load(code), this.#ctx.isBanned(user.id)]);
+    const actor = actorOf(user, null, banned);
+    const now = clock();
+    const problem = validateChat(state, actor, message, now);
+    if (problem) throw problem;
+    const entry = chatMessage(await live.increment(LOBBY_CHAT_SEQUENCE), actor.profile, message as string, now);
+    await live.listPush(lobbyChatKey(code), entry, CHAT_HISTORY);
+    this.#broadcast.lobbyChat(code, entry);
+    return entry;
+  }
+
+  /** A client's command (everything but party-join, which `partyJoin` resolves, and the system's). */
+  async command(code: string, command: LobbyCommand, caller: Caller): Promise<LobbyState> {
+    if (!isClientCommandType(command.type) || command.type === 'party-join') throw invalid('unknown command');
+    const user = requireUser(caller);
+    const joining = command.type === 'join';
+    const [banned, stale] = joining
+      ? await Promise.all([this.#ctx.isBanned(user.id), this.#ctx.index.staleEntries([user.id], code)])
+      : [false, NOTHING_STALE];
+    const key = lobbyMemberKey(user.id);
+    const committed = await this.#transact(code, [key], (state, docs, now) =>
+      applyLobbyCommand(state, command, actorOf(user, currentLobbyOf(user.id, docs.get(key), stale), banned), now),
+    );
+    await this.#ctx.effects.committed(committed, command.type);
+    return committed.after;
+  }
+
+  partyJoin(code: string, caller: Caller): Promise<void> {
+    return partyJoin(this.#ctx, code, caller);
+  }
+
+  /** Ends the match with its score, then writes it to Postgres with the rating changes; answers the match id. */
+  async report(code: string, caller: Caller, scoreRed: number, scoreBlu: number): Promise<number> {
+    const ended = await this.command(code, { type: 'report', scoreRed, scoreBlu }, caller);
+    const matchId = await this.#reporter.record(ended);
+    if (matchId === null) throw new Error(`lobby ${code} did not end`);
+    return matchId;
+  }
+
+  /** The deadline worker's command: catch up with the clock and tell watchers, changed or not. */
+  async tick(code: string): Promise<void> {
+    let committed: Committed;
+    try {
+      committed = await this.#transact(code, [], (state, _docs, now) => applyLobbyCommand(state, { type: 'tick' }, SYSTEM_ACTOR, now));
+    } catch (error) {
+      if ((error as { kind?: string }).kind === 'not_found') return;
+      throw error;
+    }
+    await this.#ctx.effects.committed(committed, 'tick', { announce: true });
+  }
+
+  /** Writes the match of a lobby that ended without one (the worker's retry queue). */
+  recordMatch(code: string): Promise<number | null> {
+    return this.#reporter.recordCode(code);
+  }
+
+  /**
+   * Start-up pass: puts open lobbies the live store lost back from Postgres (with their list
+   * entry and deadline) and writes the matches of lobbies that ended without one.
+   */
+  async recover(): Promise<{ restored: number; recorded: number }> {
+    const { documents, effects, logger } = this.#ctx;
+    let restored = 0;
+    let recorded = 0;
+    const unrecorded = (await this.deps.unrecorded?.codes()) ?? [];
+    for (const record of await this.deps.records.loadOpen()) {
+      try {
+        const loaded = await documents.load(record.code);
+        if (!loaded) continue;
+        if (loaded.restored) restored++;
+        if (loaded.state.version > record.version) await documents.save(loaded.state);
+        await effects.restored(loaded);
+        if (loaded.state.phase === 'ended' && loaded.state.matchId === null && !unrecorded.includes(record.code)) {
+          await this.#reporter.record(loaded.state);
+          recorded++;
+        }
+      } catch (error) {
+        logger.error({ err: error, code: record.code }, 'recovering a lobby failed');
+      }
+    }
+    for (const code of unrecorded) {
+      try {
+        if ((await this.#reporter.recordCode(code)) !== null) recorded++;
+      } catch (error) {
+        logger.error({ err: error, code }, 'recording a match at start-up failed');
+      }
+    }
+    return { restored, recorded };
+  }
+
+  /** Resolves once background work started by past commands (the lobby list push) is done. */
+  idle(): Promise<void> {
+    return this.#ctx.effects.idle();
+  }
+
+  async #load(code: string, required?: true): Promise<LobbyState>;
+  async #load(code: string, required: false): Promise<LobbyState | null>;
+  async #load(code: string, required = true): Promise<LobbyState | null> {
+    const loaded = await this.#ctx.documents.load(code);
+    if (!loaded) {
+      if (required) throw notFound('lobby not found');
+      return null;
+    }
+    if (loaded.restored) await this.#ctx.effects.restored(loaded);
+    return loaded.state;
+  }
+
+  #transact(code: string, keys: string[], rule: (state: LobbyState, docs: ReadDocs, now: number) => Outcome<LobbyState, LobbyEvent>): Promise<Committed> {
+    const { live, documents, clock } = this.#ctx;
+    return transact(live, documents, clock, code, keys, (state, docs, now) => ({ outcome: rule(state, docs, now) }));
+  }
+}

@@ -1,0 +1,106 @@
+import { conflict, notFound, type Outcome } from '../domain/domain-error';
+import { openMembers, type LobbyEvent, type LobbyState } from '../domain/lobby';
+import type { CasWrite, LiveStore, VersionedDoc } from '../live/live-store';
+import { backoff } from './cas-retry';
+import { busy } from './engine-errors';
+import { lobbyKey, lobbyMemberKey } from './live-keys';
+import { lobbyWrite, parseLobby, type LobbyDocuments } from './lobby-documents';
+
+export type ReadDocs = ReadonlyMap<string, VersionedDoc<unknown> | null>;
+
+export interface Decision {
+  outcome: Outcome<LobbyState, LobbyEvent>;
+  /** Written in the same compare-and-set as the lobby (a party's cleared invites). */
+  extraWrites?: CasWrite[];
+}
+
+/** Decides on a fresh read: the lobby, the documents of the keys asked for, and the clock. */
+export type Decide = (state: LobbyState, docs: ReadDocs, now: number) => Decision;
+
+/** A command that went through: before and after (the same object when nothing changed). */
+export interface Committed {
+  before: LobbyState;
+  after: LobbyState;
+  events: LobbyEvent[];
+  changed: boolean;
+  now: number;
+  /** The live store's version of the document after this command. */
+  storeVersion: number;
+  /** The lobby had to be rebuilt from Postgres on the way. */
+  restored: boolean;
+}
+
+const MAX_ATTEMPTS = 200;
+
+/**
+ * Load, apply, compare-and-set, retry on a lost race. The lobby document and the index entry of
+ * every user who entered or left the open membership are written in ONE compare-and-set, which is
+ * what keeps a user in at most one open lobby across lobbies and instances: entering requires the
+ * entry to be still as read when the rule said yes.
+ */
+export async function transact(
+  live: LiveStore,
+  documents: LobbyDocuments,
+  clock: () => number,
+  code: string,
+  readKeys: string[],
+  decide: Decide,
+): Promise<Committed> {
+  let restored = false;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    await backoff(attempt);
+    const [lobbyDoc, ...others] = await live.getMany([lobbyKey(code), ...readKeys]);
+    if (lobbyDoc === null) {
+      const loaded = await documents.restore(code);
+      if (loaded === null) throw notFound('lobby not found');
+      restored ||= loaded.restored;
+      continue;
+    }
+    const docs: ReadDocs = new Map(readKeys.map((key, i) => [key, others[i]]));
+    const before = parseLobby(lobbyDoc.value);
+    const now = clock();
+    const { outcome, extraWrites = [] } = decide(before, docs, now);
+    if (!outcome.ok) throw outcome.error;
+    const after = outcome.state;
+    const changed = after !== before;
+    if (!changed && extraWrites.length === 0) {
+      return { before, after, events: [], changed, now, storeVersion: lobbyDoc.version, restored };
+    }
+    const indexWrites = await membershipWrites(live, code, before, after, docs);
+    const writes = [...(changed ? [lobbyWrite(after, lobbyDoc.version)] : []), ...indexWrites, ...extraWrites];
+    const result = await live.compareAndSet(writes);
+    if (result.ok) {
+      const storeVersion = changed ? result.versions[0] : lobbyDoc.version;
+      return { before, after, events: outcome.events, changed, now, storeVersion, restored };
+    }
+  }
+  throw busy();
+}
+
+/** Index writes for users who entered (-> code) or left (-> deleted) the lobby's open membership. */
+async function membershipWrites(live: LiveStore, code: string, before: LobbyState, after: LobbyState, read: ReadDocs): Promise<CasWrite[]> {
+  const was = new Set(openMembers(before));
+  const is = new Set(openMembers(after));
+  const joined = [...is].filter((id) => !was.has(id));
+  const left = [...was].filter((id) => !is.has(id));
+  if (joined.length === 0 && left.length === 0) return [];
+  const keys = [...joined, ...left].map(lobbyMemberKey);
+  const unread = keys.filter((key) => !read.has(key));
+  const fetched = unread.length > 0 ? await live.getMany(unread) : [];
+  const docs = new Map(read);
+  unread.forEach((key, i) => docs.set(key, fetched[i]));
+
+  const writes: CasWrite[] = [];
+  for (const id of joined) {
+    const key = lobbyMemberKey(id);
+    const doc = docs.get(key) ?? null;
+    // Entries read before the decision were judged by the rule; any other must be free.
+    if (!read.has(key) && doc !== null && doc.value !== code) throw conflict('already in another lobby');
+    writes.push({ key, expectedVersion: doc?.version ?? 0, value: code });
+  }
+  for (const id of left) {
+    const doc = docs.get(lobbyMemberKey(id)) ?? null;
+    if (doc !== null && doc.value === code) writes.push({ key: lobbyMemberKey(id), expectedVersion: doc.version, value: null });
+  }
+  return writes;
+}

@@ -1,0 +1,28 @@
+import type { LiveStore } from '../live/live-store';
+import { PUBLIC_CACHE_CHANNEL } from './live-keys';
+
+export interface PublicCacheInvalidation {
+  /** Drops the topic here at once and, through the live store's pub/sub, in every other instance. */
+  invalidate(topic: string): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Each instance caches the public reads for 30 s; a change made through one instance must drop the
+ * stale entry everywhere. The local drop is immediate so a client reading back from the instance
+ * that answered its command never sees the old page.
+ */
+export async function startPublicCacheInvalidation(
+  live: LiveStore,
+  dropLocal: (topic: string) => void,
+  onError: (error: unknown) => void,
+): Promise<PublicCacheInvalidation> {
+  const unsubscribe = await live.subscribe(PUBLIC_CACHE_CHANNEL, (topic) => dropLocal(topic));
+  return {
+    invalidate(topic) {
+      dropLocal(topic);
+      live.publish(PUBLIC_CACHE_CHANNEL, topic).catch(onError);
+    },
+    stop: unsubscribe,
+  };
+}

@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attachSocketServer, type SocketServer } from '../../realtime/socket-server';
+import { createUwsApp, listen, type Listening } from '../../realtime/uws-host';
+import { fakeLobbyServices, REFUSALS, sampleLobby, type FakeServices } from './support/fake-lobby-services';
+import { closeAllClients, connect, nextEvent, recordEvents, request } from './support/socket-client';
+
+/*
+ * The socket layer alone, on a bare uWS app with fake lobby services: handshake, validation,
+ * acknowledgement mapping, rooms and recovery. With REDIS_URL set it runs through the Redis adapter.
+ */
+let sockets: SocketServer;
+let listening: Listening;
+let url: string;
+let services: FakeServices;
+
+beforeAll(async () => {
+  const app = createUwsApp();
+  services = fakeLobbyServices();
+  sockets = await attachSocketServer(app, {
+    logger: pino({ level: 'silent' }),
+    redis: process.env.REDIS_URL ? { url: process.env.REDIS_URL, prefix: `t${randomBytes(5).toString('hex')}:` } : undefined,
+  });
+  sockets.serve(services);
+  listening = await listen(app, '127.0.0.1', 0);
+  url = `http://127.0.0.1:${listening.port}`;
+});
+
+afterAll(async () => {
+  closeAllClients();
+  listening?.stopAccepting();
+  await sockets?.close();
+});
+
+const sampleUser = { id: 1, platform_id: '76561198000000001', username: 'one', avatar_url: null, elo: 1000, name_color: null, profile_frame: null };
+
+let nextCode = 0;
+function addLobby(): string {
+  const code = `SK${++nextCode}`;
+  services.lobbiesByCode.set(code, sampleLobby(code));
+  return code;
+}
+
+describe('the handshake', () => {
+  it('admits a socket without credentials as anonymous', async () => {
+    await expect(connect(url)).resolves.toMatchObject({ connected: true });
+  });
+
+  it('refuses an invalid key with the status REST gives', async () => {
+    await expect(connect(url, { token: 'bad' })).rejects.toMatchObject({ data: { status: 401, error: 'invalid API key' } });
+  });
+
+  it('marks the user of a session socket as online, without waiting for a heartbeat', async () => {
+    await connect(url, { cookie: 'league_session=user41' });
+
+    expect(services.touched).toContain(41);
+  });
+});
+
+describe('lobby:command', () => {
+  it('refuses an anonymous socket with 401', async () => {
+    const socket = await connect(url);
+
+    expect(await request(socket, 'lobby:command', { code: addLobby(), type: 'join' })).toEqual({ error: 'login required', status: 401 });
+    expect(services.commands).toEqual([]);
+  });
+
+  it('runs the command as the session user with the rest of the payload as the body', async () => {
+    const socket = await connect(url, { cookie: 'league_session=user7' });
+    const code = addLobby();
+
+    const answer = await request(socket, 'lobby:command', { code, type: 'vote-map', map: 'koth_product' });
+
+    expect(answer).toEqual({ ok: true, echoed: { map: 'koth_product' } });
+    expect(services.commands).toContainEqual({ code, type: 'vote-map', body: { map: 'koth_product' }, userId: 7 });
+  });
+
+  it('runs the command as the owner of a key socket', async () => {
+    const socket = await connect(url, { token: 'key9' });
+    const code = addLobby();
+
+    expect(await request(socket, 'lobby:command', { code, type: 'join' })).toEqual({ ok: true, echoed: {} });
+    expect(services.commands).toContainEqual({ code, type: 'join', body: {}, userId: 9 });
+  });
+
+  it.each(Object.entries(REFUSALS))('acks a refusal with the status the error maps to (%s: %i)', async (type, status) => {
+    const socket = await connect(url, { cookie: 'league_session=user7' });
+
+    expect(await request(socket, 'lobby:command', { code: addLobby(), type })).toEqual({ error: `refused ${status}`, status });
+  });
+
+  it('acks an unexpected failure with 500 and keeps the socket usable', async () => {
+    const socket = await connect(url, { cookie: 'league_session=user7' });
+
+    expect(await request(socket, 'lobby:command', { code: addLobby(), type: 'crash' })).toEqual({ error: 'internal error', status: 500 });
+    expect(await request(socket, 'lobby:command', { code: addLobby(), type: 'join' })).toMatchObject({ ok: true });
+  });
+
+  it.each([
+    ['no payload', undefined],
+    ['no type', { code: 'AB12' }],
+    ['a numeric code', { code: 5, type: 'join' }],
+    ['a type that is no command name', { code: 'AB12', type: 'Join Now' }],
+  ])('answers a malformed payload (%s) with 400', async (_name, payload) => {
+    const socket = await connect(url, { cookie: 'league_session=user7' });
+
+    expect(await request(socket, 'lobby:command', payload)).toEqual({ error: expect.any(String), status: 400 });
+  });
+});
+
+describe('broadcasts', () => {
+  it('reach the sockets subscribed to the lobby and no others', async () => {
+    const code = addLobby();
+    const other = addLobby();
+    const subscriber = await connect(url);
+    const bystander = await connect(url);
+    await request(subscriber, 'lobby:subscribe', { code });
+    await request(bystander, 'lobby:subscribe', { code: other });
+    const seenByBystander = recordEvents(bystander, 'lobby:update');
+
+    const update = nextEvent(subscriber, 'lobby:update');
+    sockets.broadcast.lobbyUpdated(code, 2, sampleLobby(code, 2));
+
+    expect(await update).toEqual({ code, version: 2, lobby: sampleLobby(code, 2) });
+    await request(bystander, 'lobbies:subscribe');
+    expect(seenByBystander).toEqual([]);
+  });
+
+  it('replay what a briefly disconnected client missed once it reconnects (connection state recovery)', async () => {
+    const code = addLobby();
+    const socket = await connect(url);
+    await request(socket, 'lobby:subscribe', { code });
+    // The client learns its first offset from a broadcast; without one there is nothing to resume from.
+    const first = nextEvent(socket, 'lobby:update');
+    sockets.broadcast.lobbyUpdated(code, 2, sampleLobby(code, 2));
+    await first;
+
+    const dropped = new Promise((resolve) => socket.once('disconnect', resolve));
+    socket.io.engine.close();
+    await dropped;
+    sockets.broadcast.lobbyUpdated(code, 3, sampleLobby(code, 3));
+    sockets.broadcast.lobbyChat(code, { id: 1, user: sampleUser, message: 'missed', created_at: new Date(0).toISOString() });
+    const replayed = nextEvent(socket, 'lobby:update');
+    const chat = nextEvent(socket, 'lobby:chat');
+    socket.connect();
+
+    expect((await replayed).version).toBe(3);
+    expect((await chat).message.message).toBe('missed');
+    expect(socket.recovered).toBe(true);
+  });
+});

@@ -1,0 +1,94 @@
+import type { LobbyDetail } from '../../../schema/lobby';
+import type { LobbyServices } from '../../../realtime/socket-server';
+import type { Caller } from '../../../src/identity/caller';
+import type { UserRecord } from '../../../src/db/user-record';
+
+/** A lobby as the engine would describe it, for tests of the socket layer alone. */
+export function sampleLobby(code: string, version = 1): LobbyDetail {
+  return {
+    code,
+    name: `lobby ${code}`,
+    format: 'ultiduo',
+    phase: 'gathering',
+    host_id: 1,
+    captains: { red: null, blu: null },
+    teams: {
+      red: [{ index: 0, class: 'soldier', user: null, ready: false, ready_until: null }],
+      blu: [{ index: 0, class: 'soldier', user: null, ready: false, ready_until: null }],
+    },
+    pool: [],
+    map_pool: ['koth_product'],
+    votes: { koth_product: 0 },
+    turn: null,
+    ready_check_deadline: null,
+    region: null,
+    reservation_id: null,
+    match_id: null,
+    score_red: null,
+    score_blu: null,
+    started_at: null,
+    ended_at: null,
+    created_at: new Date(0).toISOString(),
+    version,
+  };
+}
+
+export class CommandRefused extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface FakeServices extends LobbyServices {
+  lobbiesByCode: Map<string, LobbyDetail>;
+  commands: Array<{ code: string; type: string; body: Record<string, unknown>; userId: number }>;
+  touched: number[];
+}
+
+export const REFUSALS: Record<string, number> = { 'refuse-forbidden': 403, 'refuse-not-found': 404, 'refuse-conflict': 409 };
+
+const user = (id: number): UserRecord => ({ id, username: `user${id}` }) as unknown as UserRecord;
+
+/**
+ * Credentials: cookie `league_session=user<N>` is user N's session; token `key<N>` is user N's
+ * premium key; token `bad` is refused 401. Commands named in REFUSALS throw their status.
+ */
+export function fakeLobbyServices(): FakeServices {
+  const lobbiesByCode = new Map<string, LobbyDetail>();
+  const commands: FakeServices['commands'] = [];
+  const touched: number[] = [];
+  return {
+    lobbiesByCode,
+    commands,
+    touched,
+    lobbies: {
+      detail: async (code) => lobbiesByCode.get(code) ?? null,
+      summaries: async () => [],
+    },
+    runCommand: async (code, type, body, caller) => {
+      const refused = REFUSALS[type];
+      if (refused) throw new CommandRefused(refused, `refused ${refused}`);
+      if (type === 'crash') throw new Error('boom');
+      commands.push({ code, type, body, userId: caller.user.id });
+      return { status: 200, body: { ok: true, echoed: body } };
+    },
+    errorStatus: (error) => (error instanceof CommandRefused ? { status: error.status, message: error.message } : null),
+    resolveCredential: async ({ cookieHeader, token }): Promise<{ ok: true; caller: Caller } | { ok: false; status: number; error: string }> => {
+      if (token === 'bad') return { ok: false, status: 401, error: 'invalid API key' };
+      const key = token && /^key(\d+)$/.exec(token);
+      if (key) return { ok: true, caller: { kind: 'key', keyKind: 'premium', keyId: 1, user: user(Number(key[1])) } };
+      const session = cookieHeader && /league_session=user(\d+)/.exec(cookieHeader);
+      if (session) return { ok: true, caller: { kind: 'session', user: user(Number(session[1])), sessionId: 's' } };
+      return { ok: true, caller: { kind: 'anonymous', user: null } };
+    },
+    presence: {
+      touch: (userId) => {
+        touched.push(userId);
+        return undefined;
+      },
+    },
+  };
+}
