@@ -9,6 +9,8 @@ import { refuseWithHttpError, requestAddress } from '../rest/middleware/credenti
 import { installRawPublicRoutes, publicRouter } from '../rest/routes/public-routes';
 import { installLobbyPageRoutes } from '../realtime/lobby-page-routes';
 import { attachSocketServer } from '../realtime/socket-server';
+import { toHttpError } from '../rest/error-mapping';
+import { runLobbyCommand } from './engine/lobby-command-table';
 import { createUwsApp, listen, uwsBuild } from '../realtime/uws-host';
 import { buildOpenApiDocument } from '../schema/openapi';
 import { allRoutes } from '../schema/routes';
@@ -27,6 +29,9 @@ import { durablePublicSource } from './public-reads/durable-public-source';
 import { PublicReads } from './public-reads/public-reads';
 import { SerializedCache } from './public-reads/serialized-cache';
 import { InFlight } from './server-lifecycle';
+import { startLobbyServices } from './engine/lobby-services';
+import { lobbyRouter } from '../rest/routes/lobby-routes';
+import { partyRouter } from '../rest/routes/party-routes';
 
 export interface ServerOptions {
   config: Config;
@@ -67,16 +72,24 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       onError: (error) => logger.error({ err: error }, 'live store error'),
     });
     cleanups.unshift(() => live.close());
+    const dbStarted = performance.now();
     const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
     cleanups.unshift(() => db.close());
+    const dbOpened = performance.now();
     await db.migrate();
-    if (config.seedDemoData && (await seedIfEmpty(db, new Date(clock())))) logger.info('empty database: demo data seeded');
+    const migrated = performance.now();
+    const seeded = config.seedDemoData && (await seedIfEmpty(db, new Date(clock())));
+    logger.info(
+      { kind: db.kind, openMs: Math.round(dbOpened - dbStarted), migrateMs: Math.round(migrated - dbOpened), seedMs: seeded ? Math.round(performance.now() - migrated) : 0 },
+      seeded ? 'database ready; empty database seeded with demo data' : 'database ready',
+    );
 
     const users = new UsersRepository(db);
     const presence = new Presence(live, clock);
     const publicReads = new PublicReads(
       durablePublicSource(new PublicReadRepository(db), users),
-      { openLobbies: async () => [], onlineCount: () => presence.countOnline() },
+      // `engines` is built below; the public routes only ask once the server listens.
+      { openLobbies: () => engines.lobbies.summaries(), onlineCount: () => presence.countOnline() },
       new SerializedCache(PUBLIC_CACHE_MS, 2_000, clock),
       clock,
     );
@@ -86,13 +99,32 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     // Runs before the database closes: queued key-audit rows are written first.
     cleanups.unshift(() => identity.close());
-    const identityRoutes = identityRouters({ identity, config, users, presence, clock, logger });
+    const identityRoutes = identityRouters({ identity, config, users, db, presence, clock, logger });
     // socket.io before the REST app, so its /socket.io/* routes win over express's catch-all.
     const sockets = await attachSocketServer(uws, {
       logger,
       redis: config.redisUrl ? { url: config.redisUrl, prefix: config.redisPrefix } : undefined,
     });
     cleanups.unshift(() => sockets.close());
+    const engines = await startLobbyServices({
+      db, live, users, clock, logger, broadcast: sockets.broadcast, publicCache: publicReads.cache,
+    });
+    // Before the socket server and the stores close: the deadline worker stops first.
+    cleanups.unshift(() => engines.close());
+    const socketAddress = requestAddress(config.trustProxy);
+    sockets.serve({
+      lobbies: engines.lobbies,
+      // The REST routes' own command table: a socket command answers exactly as its route does.
+      runCommand: (code, type, body, caller) => runLobbyCommand(engines.lobbies, code, type, body, caller),
+      errorStatus: toHttpError,
+      presence,
+      resolveCredential: ({ cookieHeader, token, peerAddress, forwardedFor }) =>
+        identity.authenticator.resolveSocketCredential({
+          cookieHeader,
+          token,
+          address: socketAddress({ headers: { 'x-forwarded-for': forwardedFor }, ip: peerAddress, method: 'GET', url: '/socket.io/', path: '/socket.io/' }),
+        }),
+    });
     installLobbyPageRoutes(uws);
 
     const anonymous = async () => null;
@@ -109,6 +141,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         docsRouter(() => buildOpenApiDocument(allRoutes, config.publicUrl)),
         publicRouter(publicReads, anonymous),
         ...identityRoutes.routers,
+        lobbyRouter(engines.lobbies, identity.authenticate),
+        partyRouter(engines.parties, identity.authenticate),
         // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.
         identityRoutes.last,
       ],

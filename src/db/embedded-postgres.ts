@@ -1,14 +1,17 @@
-import { mkdir } from 'node:fs/promises';
+import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { ProtocolUnitQueue } from './pglite-protocol-queue';
+import { loadTemplate } from './pglite-template';
 
 export interface EmbeddedPostgres {
   /** A postgres:// URL for the ordinary driver. */
   url: string;
   /** Stops the socket server, then PGlite. Close every client first. */
   close(): Promise<void>;
+  /** The whole data directory, gzipped (see pglite-template.ts). */
+  dump(): Promise<Blob>;
 }
 
 /**
@@ -18,11 +21,15 @@ export interface EmbeddedPostgres {
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
   maxConnections: number;
+  /** Start a fresh data directory from the packed template (default), or by initdb. */
+  fromTemplate?: boolean;
 }): Promise<EmbeddedPostgres> {
   const inMemory = options.dataDir === ':memory:';
   const pgliteDir = inMemory ? undefined : join(options.dataDir, 'pglite');
   if (pgliteDir) await mkdir(pgliteDir, { recursive: true });
-  const pglite = await PGlite.create(pgliteDir ? { dataDir: pgliteDir } : {});
+  const fresh = !pgliteDir || !(await exists(join(pgliteDir, 'PG_VERSION')));
+  const template = fresh && options.fromTemplate !== false ? await loadTemplate() : undefined;
+  const pglite = await PGlite.create({ ...(pgliteDir ? { dataDir: pgliteDir } : {}), ...(template ? { loadDataDir: template } : {}) });
   try {
     const server = new PGLiteSocketServer({
       db: pglite,
@@ -38,6 +45,7 @@ export async function startEmbeddedPostgres(options: {
         await server.stop();
         await pglite.close();
       },
+      dump: () => pglite.dumpDataDir('gzip'),
     };
   } catch (error) {
     await pglite.close();
@@ -52,4 +60,11 @@ function installProtocolUnitQueue(server: PGLiteSocketServer, pglite: PGlite): v
     throw new Error('@electric-sql/pglite-socket no longer has the queryQueue this server replaces; pin 0.2.17');
   }
   internals.queryQueue = new ProtocolUnitQueue(pglite);
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
 }

@@ -21,6 +21,8 @@ export interface Database {
   /** Closes the ORM, then the embedded server if there is one. */
   close(): Promise<void>;
   kind: 'postgres' | 'embedded';
+  /** The embedded server, when there is one. */
+  embedded?: EmbeddedPostgres;
   /** True when a trivial query round-trips. */
   ping(): Promise<boolean>;
 }
@@ -36,6 +38,8 @@ export interface OpenDatabaseOptions {
   logger: DbLogger;
   /** Connection pool size (default 10). */
   poolSize?: number;
+  /** Embedded only: start from the packed template (default) or run initdb. */
+  fromTemplate?: boolean;
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
@@ -43,7 +47,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   // Headroom over the pool: sockets the pool has dropped may still count while they close.
   const embedded = options.databaseUrl
     ? undefined
-    : await startEmbeddedPostgres({ dataDir: options.dataDir, maxConnections: poolSize * 2 });
+    : await startEmbeddedPostgres({ dataDir: options.dataDir, maxConnections: poolSize * 2, fromTemplate: options.fromTemplate });
   const url = options.databaseUrl ?? embedded!.url;
   try {
     const orm = await MikroORM.init({
@@ -71,6 +75,7 @@ function databaseOver(orm: MikroORM, embedded: EmbeddedPostgres | undefined, log
   return {
     orm,
     kind: embedded ? 'embedded' : 'postgres',
+    embedded,
     em: () => orm.em.fork(),
     async migrate() {
       // Server instances starting together take turns: the second finds nothing pending. PGlite is
