@@ -24,6 +24,10 @@ export type CommandAck = ({ ok: true } & Record<string, unknown>) | AckError;
 export type SubscribeAck = { lobby: LobbyDetail } | AckError;
 export type LobbiesAck = { lobbies: LobbySummary[] } | AckError;
 
+/**
+ * The whole lobby after a change (`version` + 1), or again at the same version when only the clock
+ * changed its view (a ready flag ran out). Clients drop older versions and re-subscribe on a gap.
+ */
 export interface LobbyUpdate {
   code: string;
   version: number;

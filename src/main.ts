@@ -142,7 +142,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         publicRouter(publicReads, anonymous),
         ...identityRoutes.routers,
         lobbyRouter(engines.lobbies, identity.authenticate),
-        partyRouter(engines.parties, identity.authenticate),
+        partyRouter(engines.parties, identity.authenticate, identity.authenticator.optionalSession),
         // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.
         identityRoutes.last,
       ],

@@ -117,7 +117,9 @@
   socket.on('lobby:update', ({ code, version, lobby }) => {
     if (code !== state.code) return;
     const current = state.lobby ? state.lobby.version : null;
-    if (current !== null && version <= current) return; // already seen (or older than the snapshot)
+    // The same version again is a re-announcement (a ready flag ran out: time changed the view,
+    // not the state), so only older ones are dropped.
+    if (current !== null && version < current) return;
     if (current !== null && version > current + 1) {
       subscribeLobby(); // missed one: take a fresh snapshot rather than trust a partial history
       return;

@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../../src/config/config';
+import type { EmSource } from '../../src/db/orm';
 import type { UsersRepository } from '../../src/db/users-repository';
 import type { Identity } from '../../src/identity/identity-services';
 import type { Presence } from '../../src/identity/presence';
@@ -14,6 +15,7 @@ export interface IdentityRoutersInput {
   identity: Identity;
   config: Config;
   users: UsersRepository;
+  db: EmSource;
   presence: Presence;
   clock: () => number;
   logger: Logger;
@@ -43,7 +45,7 @@ export function identityRouters(input: IdentityRoutersInput): { routers: Router[
     }),
     keysRouter({ authenticate, keys: identity.apiKeys }),
     adminKeysRouter({ authenticate, keys: identity.apiKeys, users }),
-    usersRouter({ authenticate, users, presence: input.presence, premium: identity.premium, shop: input.shop ?? emptyPointsShop, clock }),
+    usersRouter({ authenticate, users, presence: input.presence, premium: identity.premium, shop: input.shop ?? emptyPointsShop(input.db), clock }),
   ];
   return { routers, last: userByPlatformIdRouter({ authenticate, users }) };
 }

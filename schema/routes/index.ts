@@ -4,6 +4,8 @@ import { publicRoutes } from './public-routes';
 import { authRoutes } from './auth-routes';
 import { keysRoutes } from './keys-routes';
 import { usersRoutes } from './users-routes';
+import { lobbyCommandRoutes, lobbyRoutes } from './lobby-routes';
+import { partyRoutes } from './party-routes';
 
 /** Every route the server registers; the OpenAPI document is built from this list. */
 export const allRoutes: RouteContract[] = [
@@ -12,4 +14,7 @@ export const allRoutes: RouteContract[] = [
   ...Object.values(authRoutes),
   ...Object.values(usersRoutes),
   ...Object.values(keysRoutes),
+  ...Object.values(lobbyRoutes),
+  ...Object.values(lobbyCommandRoutes),
+  ...Object.values(partyRoutes),
 ];

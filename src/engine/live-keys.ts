@@ -16,6 +16,8 @@ export const partyKey = (id: number): string => `party:${id}`;
 export const partyMemberKey = (userId: number): string => `party-member:${userId}`;
 /** user -> invites they received, as hints: the party document is the truth. */
 export const partyInboxKey = (userId: number): string => `party-inbox:${userId}`;
+/** invite -> party, so an answer finds the party (and a stranger answering gets 403, not 404). */
+export const partyInviteKey = (inviteId: number): string => `party-invite:${inviteId}`;
 export const PARTY_ID_SEQUENCE = 'party-id-seq';
 export const PARTY_INVITE_SEQUENCE = 'party-invite-seq';
 

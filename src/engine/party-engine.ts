@@ -14,7 +14,7 @@ import type { Caller } from '../identity/caller';
 import type { CasWrite, LiveStore, VersionedDoc } from '../live/live-store';
 import { retryOnConflict, type CasStep } from './cas-retry';
 import type { BanLookup, UserLookup } from './engine-ports';
-import { PARTY_ID_SEQUENCE, PARTY_INVITE_SEQUENCE, partyInboxKey, partyKey, partyMemberKey } from './live-keys';
+import { PARTY_ID_SEQUENCE, PARTY_INVITE_SEQUENCE, partyInboxKey, partyInviteKey, partyKey, partyMemberKey } from './live-keys';
 import { banCheck, requireUser } from './lobby-actors';
 
 export interface PartyEngineDeps {
@@ -34,6 +34,8 @@ interface InboxEntry {
 }
 
 const INBOX_MAX = 20;
+/** An invite's pointer to its party outlives any sensible wait for an answer. */
+const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 type Loaded = { doc: VersionedDoc<unknown>; state: PartyState };
 
@@ -86,10 +88,15 @@ export class PartyEngine {
     await this.#retry(async () => {
       const { doc, state } = await this.#ownParty(user.id);
       const next = settled(invite(state, { inviteId, invitee: toUserPublic(invitee) }, { userId: user.id }, this.#clock()));
-      const inboxDoc = await this.deps.live.get<InboxEntry[]>(partyInboxKey(invitee.id));
+      const [inboxDoc, pointer] = await this.deps.live.getMany<InboxEntry[]>([partyInboxKey(invitee.id), partyInviteKey(inviteId)]);
       const entry: InboxEntry = { inviteId, partyId: state.id, partyCode: state.code, fromUserId: user.id };
       const inbox = [...(inboxDoc?.value ?? []), entry].slice(-INBOX_MAX);
-      return step(undefined, replace(partyKey(state.id), doc, next), replace(partyInboxKey(invitee.id), inboxDoc, inbox));
+      return step(
+        undefined,
+        replace(partyKey(state.id), doc, next),
+        replace(partyInboxKey(invitee.id), inboxDoc, inbox),
+        { ...replace(partyInviteKey(inviteId), pointer, state.id), ttlMs: INVITE_TTL_MS },
+      );
     });
   }
 
@@ -176,13 +183,12 @@ export class PartyEngine {
     return party;
   }
 
+  /** The party an invite belongs to (the domain then tells whose invite it is) and the caller's inbox. */
   async #invited(userId: number, inviteId: number) {
-    const inboxDoc = await this.deps.live.get<InboxEntry[]>(partyInboxKey(userId));
-    const inbox = inboxDoc?.value ?? [];
-    const found = inbox.find((e) => e.inviteId === inviteId);
-    const party = found ? await this.#load(found.partyId) : null;
+    const [pointer, inboxDoc] = await this.deps.live.getMany([partyInviteKey(inviteId), partyInboxKey(userId)]);
+    const party = pointer ? await this.#load(pointer.value as number) : null;
     if (party === null) throw notFound('invite not found');
-    return { inboxDoc, inbox, party };
+    return { inboxDoc, inbox: (inboxDoc?.value ?? []) as InboxEntry[], party };
   }
 }
 

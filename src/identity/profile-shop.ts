@@ -1,3 +1,4 @@
+import type { EmSource } from '../db/orm';
 import { DomainError } from '../domain/domain-error';
 import { setCustomAvatar, type CustomAvatarChange } from '../domain/profile/custom-avatar';
 import { setProfileMakeover, type MakeoverChange, type MakeoverInput, type OwnedReward } from '../domain/profile/profile-makeover';
@@ -5,7 +6,8 @@ import { setProfileMakeover, type MakeoverChange, type MakeoverInput, type Owned
 /**
  * What profile changes need from the points system. Points arrive with their own issue; until
  * then `emptyPointsShop` stands in: an empty wallet and no owned rewards, so the routes already
- * answer 400/402/404 by the domain rules.
+ * answer 400/402/404 by the domain rules. The points issue replaces it with a real shop
+ * (IdentityRoutersInput.shop).
  */
 export interface PointsShop {
   /** The price of a custom avatar, in points (configuration). */
@@ -17,15 +19,25 @@ export interface PointsShop {
   applyMakeover(userId: number, change: MakeoverChange): Promise<void>;
 }
 
-export const emptyPointsShop: PointsShop = {
-  customAvatarCost: 500,
-  balance: async () => 0,
-  ownedRewards: async () => [],
-  buyCustomAvatar: async () => false,
-  applyMakeover: async () => {
-    throw new Error('no rewards can be owned before the points system exists');
-  },
-};
+/** Until points exist nothing can be owned, so the only makeover that passes the rules clears a field. */
+export function emptyPointsShop(db: EmSource): PointsShop {
+  return {
+    customAvatarCost: 500,
+    balance: async () => 0,
+    ownedRewards: async () => [],
+    buyCustomAvatar: async () => false,
+    applyMakeover: async (userId, change) => {
+      const fields: Array<[string, string | null | undefined]> = [
+        ['name_color', change.nameColor],
+        ['profile_frame', change.profileFrame],
+      ];
+      const present = fields.filter(([, value]) => value !== undefined);
+      if (present.length === 0) return;
+      const sql = `update users set ${present.map(([column]) => `${column} = ?`).join(', ')} where id = ?`;
+      await db.em().execute(sql, [...present.map(([, value]) => value ?? null), userId]);
+    },
+  };
+}
 
 const notEnoughPoints = () => new DomainError('payment_required', 'not enough points');
 
