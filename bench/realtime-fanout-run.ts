@@ -1,24 +1,29 @@
+import { fork, type ChildProcess } from 'node:child_process';
 import type { LobbyDetail } from '../schema/lobby';
 import type { BenchProcess, LeagueCluster } from './realtime-processes';
-import { RawSocketIoClient, updateVersion } from './realtime-raw-client';
+import { RawSocketIoClient } from './realtime-raw-client';
 
 /*
  * The fan-out measurement shared by the one- and two-instance benchmarks: SUBSCRIBERS raw
- * socket.io clients in one lobby room (in this process), state changes driven from here, every
- * `lobby:update` frame timed on arrival. The same harness drives the bare baseline, so the ratio
+ * socket.io clients in one lobby room (in SUBSCRIBER_PROCESSES processes of their own), state
+ * changes driven from this process, every `lobby:update` frame timed on arrival (wall-clock
+ * milliseconds, comparable across processes on one machine). The same harness drives the bare baseline, so the ratio
  * compares servers, not clients.
  */
 export const SUBSCRIBERS = 500;
-const WORKERS = 4;
+const SUBSCRIBER_PROCESSES = 4;
+const WORKERS = 8;
 const THROUGHPUT_MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
 const RATE_PER_S = 50;
 const LATENCY_COMMANDS = RATE_PER_S * Math.max(4, Number(process.env.BENCH_SECONDS ?? 5));
-const DRAIN_MS = 3_000;
+const DRAIN_MS = 15_000;
 
 export interface FanoutTarget {
   /** Where the subscribers connect. */
   subscribeUrl: string;
   code: string;
+  /** The lobby's version before the first command; every command adds exactly one. */
+  startVersion: number;
   /** One state change by worker `worker`; resolves when the server has answered. */
   command(worker: number): Promise<void>;
 }
@@ -40,99 +45,120 @@ interface Arrival {
 const now = () => performance.timeOrigin + performance.now();
 const sleepUntil = (at: number) => new Promise((r) => setTimeout(r, Math.max(0, at - now())));
 
-export async function connectSubscribers(url: string, code: string, count: number): Promise<RawSocketIoClient[]> {
-  const clients: RawSocketIoClient[] = [];
-  for (let i = 0; i < count; i += 50) {
-    const batch = await Promise.all(Array.from({ length: Math.min(50, count - i) }, () => RawSocketIoClient.connect(url)));
-    await Promise.all(batch.map((client) => client.emitWithAck('lobby:subscribe', { code })));
-    clients.push(...batch);
+/** A process of SUBSCRIBERS / SUBSCRIBER_PROCESSES clients, asked over IPC what arrived when. */
+class SubscriberProcess {
+  private readonly replies: Array<(reply: unknown) => void> = [];
+
+  private constructor(private readonly child: ChildProcess) {
+    child.on('message', (reply) => this.replies.shift()?.(reply));
   }
-  return clients;
+
+  static async start(url: string, code: string, count: number): Promise<SubscriberProcess> {
+    const child = fork('bench/realtime-subscriber-process.ts', [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const process_ = new SubscriberProcess(child);
+    const ready = process_.ask({ connect: { url, code, count } });
+    const died = new Promise<never>((_, reject) => child.once('exit', (exit) => reject(new Error(`a subscriber process exited (${exit})`))));
+    await Promise.race([ready, died]);
+    return process_;
+  }
+
+  ask<T>(message: unknown): Promise<T> {
+    return new Promise((resolve) => {
+      this.replies.push(resolve as (reply: unknown) => void);
+      this.child.send(message as string);
+    });
+  }
+
+  stop(): void {
+    if (this.child.connected) this.child.send('stop');
+  }
+}
+
+class Subscribers {
+  private constructor(private readonly processes: SubscriberProcess[]) {}
+
+  static async start(url: string, code: string): Promise<Subscribers> {
+    const per = SUBSCRIBERS / SUBSCRIBER_PROCESSES;
+    return new Subscribers(await Promise.all(Array.from({ length: SUBSCRIBER_PROCESSES }, () => SubscriberProcess.start(url, code, per))));
+  }
+
+  /** For each version from..to: how many subscribers got it and when the last one did. */
+  async arrivals(from: number, to: number): Promise<Arrival[]> {
+    const answers = await Promise.all(this.processes.map((p) => p.ask<{ arrivals: Array<[number, number]> }>({ range: [from, to] })));
+    return Array.from({ length: to - from + 1 }, (_, i) => ({
+      count: answers.reduce((sum, answer) => sum + answer.arrivals[i][0], 0),
+      last: Math.max(...answers.map((answer) => answer.arrivals[i][1])),
+    }));
+  }
+
+  async totals(): Promise<{ total: number; last: number }> {
+    const answers = await Promise.all(this.processes.map((p) => p.ask<{ total: number; last: number }>('totals')));
+    return { total: answers.reduce((sum, a) => sum + a.total, 0), last: Math.max(...answers.map((a) => a.last)) };
+  }
+
+  /** Waits until `version` has reached every subscriber (each socket receives in order), or DRAIN_MS passed. */
+  async delivered(version: number): Promise<void> {
+    const deadline = now() + DRAIN_MS;
+    while (now() < deadline && (await this.arrivals(version, version))[0].count < SUBSCRIBERS) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  stop(): void {
+    for (const p of this.processes) p.stop();
+  }
 }
 
 export async function measureFanout(target: FanoutTarget): Promise<FanoutResult> {
-  const clients = await connectSubscribers(target.subscribeUrl, target.code, SUBSCRIBERS);
-  const arrivals = new Map<number, Arrival>();
-  let maxVersion = 0;
-  const onEvent = (text: string, at: number) => {
-    const version = updateVersion(text);
-    if (version === null) return;
-    const seen = arrivals.get(version);
-    if (seen) {
-      seen.count += 1;
-      seen.last = at;
-    } else arrivals.set(version, { count: 1, last: at });
-    if (version > maxVersion) maxVersion = version;
+  const subscribers = await Subscribers.start(target.subscribeUrl, target.code);
+  let version = target.startVersion;
+  const run = async (worker: number) => {
+    await target.command(worker);
+    version += 1;
   };
-  for (const client of clients) client.onEvent = onEvent;
 
   try {
-    for (let i = 0; i < 20; i++) await target.command(i % WORKERS); // warm-up: JIT, pools, caches
-    await drained(arrivals, () => maxVersion);
+    for (let i = 0; i < 20; i++) await run(i % WORKERS); // warm-up: JIT, pools, caches
+    await subscribers.delivered(version);
 
     // Throughput: WORKERS closed loops for THROUGHPUT_MS; deliveries counted over the same window.
-    const countBefore = totalDeliveries(arrivals);
+    const before = await subscribers.totals();
     const started = now();
     const stopAt = started + THROUGHPUT_MS;
     await Promise.all(
       Array.from({ length: WORKERS }, async (_, worker) => {
-        while (now() < stopAt) await target.command(worker);
+        while (now() < stopAt) await run(worker);
       }),
     );
-    await drained(arrivals, () => maxVersion);
-    const elapsedS = (lastArrival(arrivals) - started) / 1000;
-    const deliveriesPerS = (totalDeliveries(arrivals) - countBefore) / elapsedS;
+    await subscribers.delivered(version);
+    const after = await subscribers.totals();
+    const deliveriesPerS = (after.total - before.total) / ((after.last - started) / 1000);
 
     // Latency: an open loop at RATE_PER_S; versions follow the send order (one worker, 20 ms apart).
-    const base = maxVersion;
+    const base = version;
     const sentAt: number[] = [];
     const first = now() + 50;
     const inFlight: Array<Promise<void>> = [];
     for (let i = 0; i < LATENCY_COMMANDS; i++) {
       await sleepUntil(first + (i * 1000) / RATE_PER_S);
       sentAt.push(now());
-      inFlight.push(target.command(0));
+      inFlight.push(run(0));
     }
     await Promise.all(inFlight);
-    await drained(arrivals, () => maxVersion);
-    const latencies: number[] = [];
-    let incomplete = 0;
-    sentAt.forEach((sent, i) => {
-      const arrival = arrivals.get(base + 1 + i);
-      if (!arrival || arrival.count < SUBSCRIBERS) incomplete += 1;
-      if (arrival) latencies.push(arrival.last - sent);
-    });
+    await subscribers.delivered(version);
+    const arrivals = await subscribers.arrivals(base + 1, base + LATENCY_COMMANDS);
+    const latencies = arrivals.filter((a) => a.count > 0).map((a, i) => a.last - sentAt[i]);
     latencies.sort((a, b) => a - b);
     return {
       deliveriesPerS,
       p50: percentile(latencies, 0.5),
       p99: percentile(latencies, 0.99),
       max: latencies[latencies.length - 1] ?? NaN,
-      incomplete,
+      incomplete: arrivals.filter((a) => a.count < SUBSCRIBERS).length,
     };
   } finally {
-    for (const client of clients) client.close();
+    subscribers.stop();
   }
-}
-
-/** Waits until the newest version has reached every subscriber, or DRAIN_MS passed. */
-async function drained(arrivals: Map<number, Arrival>, newest: () => number): Promise<void> {
-  const deadline = now() + DRAIN_MS;
-  while (now() < deadline && (arrivals.get(newest())?.count ?? SUBSCRIBERS) < SUBSCRIBERS) {
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
-function totalDeliveries(arrivals: Map<number, Arrival>): number {
-  let total = 0;
-  for (const arrival of arrivals.values()) total += arrival.count;
-  return total;
-}
-
-function lastArrival(arrivals: Map<number, Arrival>): number {
-  let last = 0;
-  for (const arrival of arrivals.values()) last = Math.max(last, arrival.last);
-  return last;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -142,15 +168,15 @@ function percentile(sorted: number[], p: number): number {
 
 // ---- the two targets -------------------------------------------------------------------------
 
-async function post(url: string, body: unknown, cookie?: string): Promise<Response> {
+async function post(url: string, body: unknown, cookie?: string): Promise<unknown> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
     body: JSON.stringify(body),
   });
-  if (!response.ok) throw new Error(`POST ${url} answered ${response.status}: ${await response.text()}`);
-  await response.arrayBuffer();
-  return response;
+  const text = await response.text();
+  if (!response.ok) throw new Error(`POST ${url} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as unknown;
 }
 
 /**
@@ -160,7 +186,7 @@ async function post(url: string, body: unknown, cookie?: string): Promise<Respon
 export async function leagueTarget(cluster: LeagueCluster, subscribeInstance: BenchProcess, commandInstance: BenchProcess): Promise<FanoutTarget & { lobby(): Promise<LobbyDetail> }> {
   const voters: Array<{ cookie: string; userId: number }> = [];
   for (let i = 0; i < WORKERS; i++) voters.push(await cluster.login());
-  const created = (await (await post(`${commandInstance.url}/api/lobbies/`, { format: '6v6', name: 'fan-out bench' }, voters[0].cookie)).json()) as {
+  const created = (await post(`${commandInstance.url}/api/lobbies/`, { format: '6v6', name: 'fan-out bench' }, voters[0].cookie)) as {
     code: string;
     lobby: LobbyDetail;
   };
@@ -170,6 +196,7 @@ export async function leagueTarget(cluster: LeagueCluster, subscribeInstance: Be
   return {
     subscribeUrl: subscribeInstance.url,
     code: created.code,
+    startVersion: created.lobby.version + WORKERS - 1,
     async command(worker) {
       flips[worker] += 1;
       await post(`${commandInstance.url}/api/lobbies/${created.code}/vote-map`, { map: maps[flips[worker] % 2] }, voters[worker].cookie);
@@ -189,6 +216,7 @@ export function bareTarget(subscribeServer: BenchProcess, emitServer: BenchProce
   return {
     subscribeUrl: subscribeServer.url,
     code: lobby.code,
+    startVersion: 0,
     async command() {
       version += 1;
       await post(`${emitServer.url}/emit`, { code: lobby.code, version, lobby: { ...lobby, version } });

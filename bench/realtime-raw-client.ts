@@ -2,12 +2,12 @@ import WebSocket from 'ws';
 
 /**
  * A minimal socket.io v4 client over a bare websocket, for load generation: thousands of them
- * fit in one process, and a received event is handed over as its raw text (no JSON parse), so
- * the figures measure the server rather than the client. Speaks just enough of the protocol:
- * engine.io open/ping/pong, namespace connect, events and acknowledgements.
+ * fit in one process, and a received event is handed over as its raw bytes (no decoding, no JSON
+ * parse), so the figures measure the server rather than the client. Speaks just enough of the
+ * protocol: engine.io open/ping/pong, namespace connect, events and acknowledgements.
  */
 export class RawSocketIoClient {
-  onEvent: (text: string, receivedAt: number) => void = () => undefined;
+  onEvent: (frame: Buffer, receivedAt: number) => void = () => undefined;
   private readonly pending = new Map<number, (payload: unknown) => void>();
   private nextAckId = 0;
 
@@ -15,21 +15,25 @@ export class RawSocketIoClient {
 
   static connect(url: string, options: { cookie?: string; auth?: Record<string, unknown> } = {}): Promise<RawSocketIoClient> {
     const wsUrl = `${url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`;
-    const ws = new WebSocket(wsUrl, { headers: options.cookie ? { cookie: options.cookie } : {}, perMessageDeflate: false });
+    const ws = new WebSocket(wsUrl, {
+      headers: options.cookie ? { cookie: options.cookie } : {},
+      perMessageDeflate: false,
+      skipUTF8Validation: true,
+    });
     const client = new RawSocketIoClient(ws);
     return new Promise((resolve, reject) => {
-      ws.once('error', reject);
+      ws.on('error', reject);
       ws.on('message', (data: Buffer) => {
-        const text = data.toString();
-        switch (text[0]) {
-          case '0': // engine.io open: join the default namespace
+        const receivedAt = performance.timeOrigin + performance.now();
+        switch (data[0]) {
+          case 0x30: // '0' engine.io open: join the default namespace
             ws.send(options.auth ? `40${JSON.stringify(options.auth)}` : '40');
             return;
-          case '2': // engine.io ping
+          case 0x32: // '2' engine.io ping
             ws.send('3');
             return;
-          case '4':
-            client.onMessage(text, resolve, reject);
+          case 0x34: // '4' engine.io message carrying a socket.io packet
+            client.onPacket(data, receivedAt, resolve, reject);
             return;
         }
       });
@@ -48,23 +52,23 @@ export class RawSocketIoClient {
     this.ws.terminate();
   }
 
-  private onMessage(text: string, connected: (client: RawSocketIoClient) => void, refused: (error: Error) => void): void {
-    const receivedAt = performance.timeOrigin + performance.now();
-    switch (text[1]) {
-      case '0':
+  private onPacket(data: Buffer, receivedAt: number, connected: (client: RawSocketIoClient) => void, refused: (error: Error) => void): void {
+    switch (data[1]) {
+      case 0x30: // '0' namespace connected
         connected(this);
         return;
-      case '4':
-        refused(new Error(`connection refused: ${text.slice(2)}`));
+      case 0x34: // '4' connect error
+        refused(new Error(`connection refused: ${data.toString().slice(2)}`));
         return;
-      case '2':
-        this.onEvent(text, receivedAt);
+      case 0x32: // '2' event
+        this.onEvent(data, receivedAt);
         return;
-      case '3': {
+      case 0x33: {
+        // '3' acknowledgement: 43<id>[answer]
+        const text = data.toString();
         const open = text.indexOf('[');
         const id = Number(text.slice(2, open));
-        const answer = (JSON.parse(text.slice(open)) as unknown[])[0];
-        this.pending.get(id)?.(answer);
+        this.pending.get(id)?.((JSON.parse(text.slice(open)) as unknown[])[0]);
         this.pending.delete(id);
         return;
       }
@@ -72,9 +76,16 @@ export class RawSocketIoClient {
   }
 }
 
+const UPDATE_PREFIX = Buffer.from('42["lobby:update"');
+const VERSION_KEY = Buffer.from('"version":');
+
 /** The outer `version` of a `lobby:update` frame (`42["lobby:update",{"code":..,"version":N,...`), or null. */
-export function updateVersion(text: string): number | null {
-  if (!text.startsWith('42["lobby:update"')) return null;
-  const match = /"version":(\d+)/.exec(text);
-  return match ? Number(match[1]) : null;
+export function updateVersion(frame: Buffer): number | null {
+  if (frame.compare(UPDATE_PREFIX, 0, UPDATE_PREFIX.length, 0, UPDATE_PREFIX.length) !== 0) return null;
+  let at = frame.indexOf(VERSION_KEY);
+  if (at < 0) return null;
+  at += VERSION_KEY.length;
+  let version = 0;
+  for (; at < frame.length && frame[at] >= 0x30 && frame[at] <= 0x39; at++) version = version * 10 + frame[at] - 0x30;
+  return version;
 }

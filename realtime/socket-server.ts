@@ -40,6 +40,7 @@ export interface SocketServer {
 }
 
 const MAX_EVENT_BYTES = 64 * 1024;
+const MAX_BACKPRESSURE_BYTES = 1024 * 1024;
 
 /**
  * socket.io attached to the shared uWS app. Attach it before the REST app: socket.io's
@@ -59,7 +60,9 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
       createRecoveringRedisAdapter(redis.pub, redis.sub, { key: `${options.redis.prefix}socket.io` }, { maxDisconnectionDuration, maxPackets: 50_000 }),
     );
   }
-  io.attachApp(uws);
+  // uWS silently skips a receiver whose send buffer passes this (its default is 64 KB, about 30
+  // lobby updates); 1 MB, engine.io's documented default, only skips a client that is truly stuck.
+  io.attachApp(uws, { maxBackpressure: MAX_BACKPRESSURE_BYTES } as Parameters<LeagueIo['attachApp']>[1]);
 
   let stopPresence: (() => void) | undefined;
   let closing: Promise<void> | undefined;

@@ -82,6 +82,24 @@ function operation(route: RouteContract): Json {
   return op;
 }
 
+const DESCRIPTION = [
+  'Pickup-game league API. Every error body is `{error}`; unknown JSON fields are ignored; wrong types,',
+  'missing fields and over-limit strings are 400 naming the field; request bodies over 1 MB are 413.',
+  '',
+  'Credentials: the `league_session` cookie (HttpOnly, SameSite=Lax, 30 days idle) set by the login flow;',
+  '`Authorization: Bearer svc_pk_…` (premium) or `svc_ak_…` (admin) on the routes that accept keys;',
+  '`X-SVC-Plugin-Secret` for plugin routes. A key in a query string is refused with 400 on every route.',
+  'Keys are limited to 60 requests per sliding minute (429 with Retry-After).',
+  '',
+  'Realtime: socket.io at `/socket.io/` (default namespace). Client events: `lobby:subscribe {code}` (ack',
+  '`{lobby}` or `{error, status}`), `lobby:unsubscribe {code}`, `lobbies:subscribe` (ack `{lobbies}`),',
+  '`lobby:command {code, type, ...body}` with `type` a lobby route\'s last path segment (ack `{ok: true, ...}`',
+  'or `{error, status}` with the REST status). Server events: `lobby:update {code, version, lobby}`,',
+  '`lobby:chat {code, message}`, `lobbies:update {lobbies}`. A client that sees a version gap re-subscribes.',
+  'The handshake authenticates with the session cookie or `auth: {token: "svc_pk_…"}`; anonymous sockets may',
+  'subscribe but not command (401).',
+].join('\n');
+
 export function buildOpenApiDocument(routes: RouteContract[], serverUrl: string): Json {
   const paths: Record<string, Json> = {};
   for (const route of routes) {
@@ -94,7 +112,7 @@ export function buildOpenApiDocument(routes: RouteContract[], serverUrl: string)
     info: {
       title: 'Community League Platform API',
       version: 'v1',
-      description: 'Pickup-game league: public reads, login, users, lobbies, parties. Realtime protocol: socket.io at /socket.io/ (see README).',
+      description: DESCRIPTION,
     },
     servers: [{ url: serverUrl }],
     paths,

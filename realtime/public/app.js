@@ -93,7 +93,7 @@
         el('td', {}, el('a', { href: `/lobby/${encodeURIComponent(lobby.code)}`, text: lobby.name })),
         el('td', { text: lobby.format }),
         el('td', { text: lobby.phase }),
-        el('td', { text: `${lobby.slots_filled}/${lobby.slots_total}` }),
+        el('td', { text: `${lobby.players} (${lobby.slots_filled}/${lobby.slots_total} seated)` }),
         el('td', { text: lobby.map_pool.join(', ') }),
       ),
     );

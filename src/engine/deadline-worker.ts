@@ -39,7 +39,18 @@ export function startDeadlineWorker(options: DeadlineWorkerOptions): DeadlineWor
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<number> = Promise.resolve(0);
 
-  async function runQueue({ queue, run }: DueQueue): Promise<number> {
+  /** Claims in batches until the queue has nothing due (or a bound is hit, to let the other queues run). */
+  async function runQueue(due: DueQueue): Promise<number> {
+    let total = 0;
+    for (let round = 0; round < 20 && !stopped; round++) {
+      const claimed = await runBatch(due);
+      total += claimed;
+      if (claimed < batch) break;
+    }
+    return total;
+  }
+
+  async function runBatch({ queue, run }: DueQueue): Promise<number> {
     const members = await live.claimDue(queue, clock(), batch);
     await Promise.all(
       members.map(async (member) => {

@@ -5,7 +5,7 @@ import type { LiveStore } from '../live/live-store';
 import type { EngineLogger } from './engine-ports';
 import type { LobbyBroadcast } from './lobby-broadcast';
 import { LOBBY_DEADLINES, lobbyChatKey, lobbyKey, OPEN_LOBBIES } from './live-keys';
-import { CLOSED_LOBBY_TTL_MS, parseLobby, type LiveLobby, type LobbyDocuments } from './lobby-documents';
+import { CLOSED_LOBBY_TTL_MS, liveLobbyState, type LiveLobby, type LobbyDocuments } from './lobby-documents';
 import type { Committed } from './lobby-transaction';
 import { Rerun } from './rerun';
 
@@ -93,7 +93,7 @@ export class LobbyEffects {
       if (due !== null) await live.schedule(LOBBY_DEADLINES, current.code, due);
       const doc = await live.get(lobbyKey(current.code));
       if (doc === null || doc.version === version) return;
-      current = parseLobby(doc.value);
+      current = liveLobbyState(doc.value);
       version = doc.version;
     }
   }
@@ -104,6 +104,9 @@ export class LobbyEffects {
   }
 }
 
+/** What of a lobby's list entry can change after creation: its phase and how many are in it. */
 function summaryChanged(before: LobbyState, after: LobbyState): boolean {
-  return JSON.stringify(lobbySummary(before)) !== JSON.stringify(lobbySummary(after));
+  const a = lobbySummary(before);
+  const b = lobbySummary(after);
+  return a.phase !== b.phase || a.players !== b.players || a.slots_filled !== b.slots_filled;
 }

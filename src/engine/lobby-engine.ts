@@ -14,7 +14,7 @@ import { actorOf, banCheck, requireUser, SYSTEM_ACTOR } from './lobby-actors';
 import { SILENT_BROADCAST, type LobbyBroadcast } from './lobby-broadcast';
 import { lobbyCodeFrom, LOBBY_CODE_LENGTH } from './lobby-code';
 import type { LobbyContext } from './lobby-context';
-import { LobbyDocuments, lobbyWrite, parseLobby } from './lobby-documents';
+import { LobbyDocuments, lobbyWrite, liveLobbyState } from './lobby-documents';
 import { LobbyEffects } from './lobby-effects';
 import { partyJoin } from './lobby-party-join';
 import { transact, type Committed, type ReadDocs } from './lobby-transaction';
@@ -65,7 +65,7 @@ export class LobbyEngine {
     const user = requireUser(caller);
     // Reservations arrive with the servers issue; until then no id can be one of the caller's.
     if (body.reservation_id !== undefined && body.reservation_id !== null) throw notFound('reservation not found');
-    const { live, documents, clock, effects, index } = this.#ctx;
+    const { live, clock, effects, index } = this.#ctx;
     const banned = await this.#ctx.isBanned(user.id);
     const random = this.deps.randomBytes ?? secureRandomBytes;
     for (let attempt = 0; attempt < 20; attempt++) {
@@ -106,7 +106,7 @@ export class LobbyEngine {
     if (codes.length === 0) return [];
     const docs = await live.getMany(codes.map(lobbyKey));
     const states = await Promise.all(
-      codes.map(async (code, i) => (docs[i] ? parseLobby(docs[i]!.value) : ((await documents.restore(code))?.state ?? null))),
+      codes.map(async (code, i) => (docs[i] ? liveLobbyState(docs[i]!.value) : ((await documents.restore(code))?.state ?? null))),
     );
     const open: LobbyState[] = [];
     for (const [i, state] of states.entries()) {

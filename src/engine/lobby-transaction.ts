@@ -4,7 +4,7 @@ import type { CasWrite, LiveStore, VersionedDoc } from '../live/live-store';
 import { backoff } from './cas-retry';
 import { busy } from './engine-errors';
 import { lobbyKey, lobbyMemberKey } from './live-keys';
-import { lobbyWrite, parseLobby, type LobbyDocuments } from './lobby-documents';
+import { lobbyWrite, liveLobbyState, type LobbyDocuments } from './lobby-documents';
 
 export type ReadDocs = ReadonlyMap<string, VersionedDoc<unknown> | null>;
 
@@ -57,7 +57,7 @@ export async function transact(
       continue;
     }
     const docs: ReadDocs = new Map(readKeys.map((key, i) => [key, others[i]]));
-    const before = parseLobby(lobbyDoc.value);
+    const before = liveLobbyState(lobbyDoc.value);
     const now = clock();
     const { outcome, extraWrites = [] } = decide(before, docs, now);
     if (!outcome.ok) throw outcome.error;
