@@ -6,8 +6,10 @@ import { benchPublicReads } from './public-reads';
 
 type Bench = () => Promise<string[]>;
 
+// Loaded on demand: a selected benchmark does not pay for importing the others.
 const benches: Record<string, () => Promise<Bench>> = {
   public: async () => benchPublicReads,
+  lobby: async () => (await import('./lobby-commands')).benchLobbyCommands,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -1,10 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { CLIENT_COMMAND_TYPES } from '../../src/domain/lobby';
-import { clientErrorOf, UnauthorizedError } from '../../src/engine/engine-errors';
+import { toHttpError } from '../../rest/error-mapping';
+import { UnauthorizedError } from '../../src/engine/engine-errors';
+
 import { LOBBY_COMMAND_NAMES, LOBBY_COMMANDS, runLobbyCommand } from '../../src/engine/lobby-command-table';
 import type { LobbyEngine } from '../../src/engine/lobby-engine';
 import { ANONYMOUS } from '../../src/identity/caller';
 import { lobbyCommandRoutes } from '../../schema/routes/lobby-routes';
+
+/** The status and message a door answers for an engine error (rest/error-mapping, shared by both doors). */
+function clientErrorOf(error: unknown): { status: number; error: string } | null {
+  const mapped = toHttpError(error);
+  return mapped ? { status: mapped.status, error: mapped.message } : null;
+}
 
 const never = new Proxy({}, { get: () => () => Promise.reject(new Error('the engine must not be reached')) }) as LobbyEngine;
 

@@ -1,28 +1,7 @@
-import * as v from 'valibot';
-import { UserPublic } from '../../../schema/user';
+import type { Party } from '../../../schema/party';
 import type { PartyState } from './party-state';
 
-export const PartyInvite = v.object({
-  id: v.pipe(v.number(), v.integer()),
-  to_platform_id: v.string(),
-  from_user_id: v.pipe(v.number(), v.integer()),
-});
-export type PartyInvite = v.InferOutput<typeof PartyInvite>;
-
-/** The Party record of the specification, plus the optional `name` given at creation. */
-export const Party = v.object({
-  id: v.pipe(v.number(), v.integer()),
-  code: v.string(),
-  name: v.nullable(v.string()),
-  leader_id: v.pipe(v.number(), v.integer()),
-  members: v.array(UserPublic),
-  invites: v.array(PartyInvite),
-});
-export type Party = v.InferOutput<typeof Party>;
-
-/** GET /api/parties/me */
-export const PartyMeResponse = v.object({ party: v.nullable(Party) });
-export type PartyMeResponse = v.InferOutput<typeof PartyMeResponse>;
+export { Party, PartyInvite } from '../../../schema/party';
 
 export const partyView = (state: PartyState): Party => ({
   id: state.id,
