@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { startBareServers, startLeagueCluster, type BenchProcess } from './realtime-processes';
+import { databaseLabel, startBareServers, startLeagueCluster, type BenchProcess } from './realtime-processes';
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 10_000);
 const CLIENT_PROCESSES = 4;
@@ -86,6 +86,6 @@ export async function benchRealtimeCapacity(): Promise<string[]> {
     `capacity: ${SOCKETS.toLocaleString('en')} idle sockets on one instance (${CLIENT_PROCESSES} client processes, websocket, each in the lobby-list room)`,
     `  league server RSS: ${mb(ours.idleMb)} idle -> ${mb(ours.loadedMb)} with the sockets (${perSocketKb.toFixed(1)} KB per socket; connected in ${ours.connectS.toFixed(1)} s)`,
     `  bare socket.io on uWS RSS: ${mb(baseline.idleMb)} idle -> ${mb(baseline.loadedMb)} (connected in ${baseline.connectS.toFixed(1)} s)`,
-    `  target < 600 MB: ${ours.loadedMb < 600 ? 'MET' : 'NOT MET'}`,
+    `  target < 600 MB: ${ours.loadedMb < 600 ? 'MET' : 'NOT MET'}; database: ${databaseLabel()}`,
   ];
 }

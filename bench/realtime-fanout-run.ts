@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
 import type { LobbyDetail } from '../schema/lobby';
 import type { BenchProcess, LeagueCluster } from './realtime-processes';
 import { RawSocketIoClient } from './realtime-raw-client';
@@ -121,6 +122,23 @@ export async function measureFanout(target: FanoutTarget): Promise<FanoutResult>
     for (let i = 0; i < 20; i++) await run(i % WORKERS); // warm-up: JIT, pools, caches
     await subscribers.delivered(version);
 
+    // Latency first, on a quiet server: an open loop at RATE_PER_S; versions follow the send order
+    // (one worker, 20 ms apart).
+    const base = version;
+    const sentAt: number[] = [];
+    const first = now() + 50;
+    const inFlight: Array<Promise<void>> = [];
+    for (let i = 0; i < LATENCY_COMMANDS; i++) {
+      await sleepUntil(first + (i * 1000) / RATE_PER_S);
+      sentAt.push(now());
+      inFlight.push(run(0));
+    }
+    await Promise.all(inFlight);
+    await subscribers.delivered(version);
+    const arrivals = await subscribers.arrivals(base + 1, base + LATENCY_COMMANDS);
+    const latencies = arrivals.flatMap((a, i) => (a.count > 0 ? [a.last - sentAt[i]] : []));
+    latencies.sort((a, b) => a - b);
+
     // Throughput: WORKERS closed loops for THROUGHPUT_MS; deliveries counted over the same window.
     const before = await subscribers.totals();
     const started = now();
@@ -134,21 +152,6 @@ export async function measureFanout(target: FanoutTarget): Promise<FanoutResult>
     const after = await subscribers.totals();
     const deliveriesPerS = (after.total - before.total) / ((after.last - started) / 1000);
 
-    // Latency: an open loop at RATE_PER_S; versions follow the send order (one worker, 20 ms apart).
-    const base = version;
-    const sentAt: number[] = [];
-    const first = now() + 50;
-    const inFlight: Array<Promise<void>> = [];
-    for (let i = 0; i < LATENCY_COMMANDS; i++) {
-      await sleepUntil(first + (i * 1000) / RATE_PER_S);
-      sentAt.push(now());
-      inFlight.push(run(0));
-    }
-    await Promise.all(inFlight);
-    await subscribers.delivered(version);
-    const arrivals = await subscribers.arrivals(base + 1, base + LATENCY_COMMANDS);
-    const latencies = arrivals.filter((a) => a.count > 0).map((a, i) => a.last - sentAt[i]);
-    latencies.sort((a, b) => a - b);
     return {
       deliveriesPerS,
       p50: percentile(latencies, 0.5),
@@ -225,6 +228,7 @@ export function bareTarget(subscribeServer: BenchProcess, emitServer: BenchProce
 }
 
 export function describeFanout(label: string, ours: FanoutResult, bare: FanoutResult): string[] {
+  const load = loadavg().map((n) => n.toFixed(1)).join(' ');
   const ratio = ours.deliveriesPerS / bare.deliveriesPerS;
   const fmt = (n: number) => Math.round(n).toLocaleString('en');
   const ms = (n: number) => n.toFixed(1);
@@ -233,5 +237,6 @@ export function describeFanout(label: string, ours: FanoutResult, bare: FanoutRe
     `  league (REST vote-map -> engine -> io.to(room)): ${fmt(ours.deliveriesPerS)} deliveries/s; command-to-last-delivery p50 ${ms(ours.p50)} ms, p99 ${ms(ours.p99)} ms, max ${ms(ours.max)} ms${ours.incomplete ? `, ${ours.incomplete} incomplete` : ''}`,
     `  bare socket.io on uWS (POST -> io.to(room)):      ${fmt(bare.deliveriesPerS)} deliveries/s; p50 ${ms(bare.p50)} ms, p99 ${ms(bare.p99)} ms, max ${ms(bare.max)} ms${bare.incomplete ? `, ${bare.incomplete} incomplete` : ''}`,
     `  ratio: ${ratio.toFixed(2)}x (target >= 0.5x) ${ratio >= 0.5 ? 'MET' : 'NOT MET'}; p99 ${ms(ours.p99)} ms (target < 15 ms) ${ours.p99 < 15 ? 'MET' : 'NOT MET'}`,
+    `  machine: ${cpus().length} cores, load average ${load} at the end (server, clients and stores share the cores)`,
   ];
 }

@@ -1,5 +1,5 @@
 import { bareTarget, describeFanout, leagueTarget, measureFanout } from './realtime-fanout-run';
-import { startBareServers, startLeagueCluster } from './realtime-processes';
+import { databaseLabel, startBareServers, startLeagueCluster } from './realtime-processes';
 
 /**
  * Fan-out on one instance: 500 subscribers of one lobby, state changes through REST, against a
@@ -25,5 +25,8 @@ export async function benchRealtimeFanout(): Promise<string[]> {
   } finally {
     await bare.stop();
   }
-  return [...describeFanout('fan-out, one instance', ours, baseline), `  payload: one ${JSON.stringify(lobby).length}-byte LobbyDetail per update`];
+  return [
+    ...describeFanout('fan-out, one instance', ours, baseline),
+    `  payload: one ${JSON.stringify(lobby).length}-byte LobbyDetail per update; live store in memory; database: ${databaseLabel()}`,
+  ];
 }

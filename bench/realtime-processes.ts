@@ -126,6 +126,11 @@ export async function startLeagueCluster(count: number, options: { redisUrl?: st
   };
 }
 
+/** Which database the league servers of a benchmark use, for its report. */
+export function databaseLabel(): string {
+  return process.env.DATABASE_URL ? 'Postgres (DATABASE_URL)' : 'embedded PGlite inside the server process (no DATABASE_URL)';
+}
+
 export async function startBareServers(count: number, options: { redisUrl?: string } = {}): Promise<BenchProcess[]> {
   const env: Record<string, string> = options.redisUrl
     ? { REDIS_URL: options.redisUrl, REDIS_PREFIX: `barebench${randomBytes(4).toString('hex')}:` }

@@ -10,6 +10,9 @@ type Bench = () => Promise<string[]>;
 const benches: Record<string, () => Promise<Bench>> = {
   public: async () => benchPublicReads,
   lobby: async () => (await import('./lobby-commands')).benchLobbyCommands,
+  'realtime-fanout': async () => (await import('./realtime-fanout')).benchRealtimeFanout,
+  'realtime-fanout-redis': async () => (await import('./realtime-fanout-redis')).benchRealtimeFanoutRedis,
+  'realtime-capacity': async () => (await import('./realtime-capacity')).benchRealtimeCapacity,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -14,7 +14,7 @@ import {
 import { LobbyCodeParams } from '../schema/lobby-bodies';
 import type { LobbyServices } from './socket-server';
 import { LOBBIES_ROOM, lobbyRoom } from './socket-broadcast';
-import { presentedCredentials } from './socket-handshake';
+import type { CredentialReader } from './socket-handshake';
 
 type LeagueSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 type Ack = (answer: unknown) => void;
@@ -24,7 +24,7 @@ type Ack = (answer: unknown) => void;
  * its acknowledgement exactly once (an error answer carries the status REST would give), and an
  * unexpected failure is logged and answered 500 rather than left hanging.
  */
-export function handleLobbyEvents(socket: LeagueSocket, services: LobbyServices, logger: Logger): void {
+export function handleLobbyEvents(socket: LeagueSocket, services: LobbyServices, readCredentials: CredentialReader, logger: Logger): void {
   const { userId, credential } = socket.data;
   if (userId !== null && credential === 'session') void services.presence.touch(userId)?.catch(() => undefined);
 
@@ -73,7 +73,7 @@ export function handleLobbyEvents(socket: LeagueSocket, services: LobbyServices,
     if (!parsed.success) return failure(400, parsed.issues[0].message);
     const { code, type, ...body } = parsed.output;
     // The credential is checked per command, as REST checks it per request.
-    const credential = await services.resolveCredential(presentedCredentials(socket));
+    const credential = await services.resolveCredential(readCredentials(socket));
     if (!credential.ok) return failure(credential.status, credential.error);
     if (credential.caller.user === null) return failure(401, 'login required');
     try {

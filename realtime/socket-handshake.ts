@@ -12,10 +12,10 @@ type Next = (error?: Error & { data?: HandshakeRefusal }) => void;
  * refuses the connection with the REST status in `connect_error`'s `data`, instead of silently
  * downgrading a bot to anonymous.
  */
-export function authenticateHandshake(resolve: SocketCredentialResolver, logger: Logger) {
+export function authenticateHandshake(resolve: SocketCredentialResolver, read: CredentialReader, logger: Logger) {
   return async (socket: Socket<never, never, never, SocketData>, next: Next): Promise<void> => {
     try {
-      const result = await resolve(presentedCredentials(socket));
+      const result = await resolve(read(socket));
       if (!result.ok) return next(refusal(result.status, result.error));
       socket.data = socketDataOf(result.caller);
       next();
@@ -26,17 +26,43 @@ export function authenticateHandshake(resolve: SocketCredentialResolver, logger:
   };
 }
 
-/** Read again for every socket command, so a logout or revoked key takes effect on open sockets. */
-export function presentedCredentials(socket: Pick<Socket, 'handshake'>): PresentedSocketCredentials {
-  const { auth, headers, address } = socket.handshake;
-  const token = (auth as Record<string, unknown> | undefined)?.token;
-  const forwardedFor = headers['x-forwarded-for'];
-  return {
-    cookieHeader: headers.cookie,
-    token: typeof token === 'string' && token !== '' ? token : undefined,
-    peerAddress: address,
-    forwardedFor: Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor,
+export type CredentialReader = (socket: Pick<Socket, 'handshake'>) => PresentedSocketCredentials;
+
+/**
+ * What a socket presented, read from its handshake; read again for every command, so a logout or
+ * a revoked key takes effect on open sockets. The cookie only counts when the page that opened
+ * the socket is ours (no Origin: a bot, or same-origin polling; else the Origin's host is the
+ * Host asked for, or the public URL's): another site's page could otherwise open a socket that
+ * rides on the visitor's session (cross-site WebSocket hijacking; SameSite=Lax covers only
+ * browsers that honour it, and not sibling subdomains).
+ */
+export function credentialReader(publicUrl: string | undefined): CredentialReader {
+  const publicOrigin = publicUrl ? originOf(publicUrl) : null;
+  return (socket) => {
+    const { auth, headers, address } = socket.handshake;
+    const token = (auth as Record<string, unknown> | undefined)?.token;
+    const forwardedFor = headers['x-forwarded-for'];
+    const fromOurPage = headers.origin === undefined || isOurOrigin(headers.origin, headers.host, publicOrigin);
+    return {
+      cookieHeader: fromOurPage ? headers.cookie : undefined,
+      token: typeof token === 'string' && token !== '' ? token : undefined,
+      peerAddress: address,
+      forwardedFor: Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor,
+    };
   };
+}
+
+function isOurOrigin(origin: string, host: string | undefined, publicOrigin: URL | null): boolean {
+  const parsed = originOf(origin); // an opaque origin ("null") does not parse
+  return parsed !== null && (parsed.host === host || parsed.origin === publicOrigin?.origin);
+}
+
+function originOf(url: string): URL | null {
+  try {
+    return new URL(url);
+  } catch {
+    return null;
+  }
 }
 
 export function socketDataOf(caller: Caller): SocketData {

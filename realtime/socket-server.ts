@@ -7,7 +7,7 @@ import { handleLobbyEvents } from './lobby-socket-handlers';
 import type { ErrorStatus, LobbyCommandRunner, LobbyReads, PresenceTouch, SocketCredentialResolver } from './realtime-ports';
 import { createRecoveringRedisAdapter } from './recovering-redis-adapter';
 import { socketBroadcast } from './socket-broadcast';
-import { authenticateHandshake } from './socket-handshake';
+import { authenticateHandshake, credentialReader } from './socket-handshake';
 import { keepSessionsOnline } from './socket-presence';
 import type { UwsApp } from './uws-host';
 
@@ -19,6 +19,8 @@ export interface SocketServerOptions {
   redis?: { url: string; prefix: string };
   /** How long a dropped client's rooms and missed events are kept for it (default 2 minutes). */
   recoveryWindowMs?: number;
+  /** The site's own address: pages from this origin (or the Host asked for) may use the session cookie. */
+  publicUrl?: string;
 }
 
 export interface LobbyServices {
@@ -41,6 +43,9 @@ export interface SocketServer {
 
 const MAX_EVENT_BYTES = 64 * 1024;
 const MAX_BACKPRESSURE_BYTES = 1024 * 1024;
+const CLOSE_TIMEOUT_MS = 3_000;
+/** Every instance keeps every broadcast of the recovery window for replay; this caps the memory (about 50 MB of lobby updates). */
+const MAX_REPLAY_PACKETS = 20_000;
 
 /**
  * socket.io attached to the shared uWS app. Attach it before the REST app: socket.io's
@@ -54,11 +59,12 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
     // Middlewares run again on recovery: the session or key may have ended while the client was away.
     connectionStateRecovery: { maxDisconnectionDuration, skipMiddlewares: false },
   });
-  const redis = options.redis ? await connectAdapterClients(options.redis.url, options.logger) : null;
-  if (redis && options.redis) {
-    io.adapter(
-      createRecoveringRedisAdapter(redis.pub, redis.sub, { key: `${options.redis.prefix}socket.io` }, { maxDisconnectionDuration, maxPackets: 50_000 }),
-    );
+  let redis: AdapterClients | null = null;
+  if (options.redis) {
+    redis = await connectAdapterClients(options.redis.url, options.logger);
+    // The configured prefix keeps deployments (and test runs) sharing one Redis apart.
+    const key = `${options.redis.prefix}socket.io`;
+    io.adapter(createRecoveringRedisAdapter(redis.pub, redis.sub, { key }, { maxDisconnectionDuration, maxPackets: MAX_REPLAY_PACKETS }));
   }
   // uWS silently skips a receiver whose send buffer passes this (its default is 64 KB, about 30
   // lobby updates); 1 MB, engine.io's documented default, only skips a client that is truly stuck.
@@ -70,26 +76,48 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
     io,
     broadcast: socketBroadcast(io),
     serve(services) {
-      io.use(authenticateHandshake(services.resolveCredential, options.logger));
-      io.on('connection', (socket) => handleLobbyEvents(socket, services, options.logger));
+      const readCredentials = credentialReader(options.publicUrl);
+      io.use(authenticateHandshake(services.resolveCredential, readCredentials, options.logger));
+      io.on('connection', (socket) => handleLobbyEvents(socket, services, readCredentials, options.logger));
       stopPresence = keepSessionsOnline(io, services.presence, options.logger);
     },
     close: () =>
       (closing ??= (async () => {
         stopPresence?.();
         await io.close();
-        if (redis) await Promise.allSettled([redis.pub.quit(), redis.sub.quit()]);
+        if (redis) await closeAdapterClients(redis);
       })()),
   };
 }
 
+type RedisClient = ReturnType<typeof createClient>;
+interface AdapterClients {
+  pub: RedisClient;
+  sub: RedisClient;
+}
+
 /** The adapter's own pair (a subscriber connection can do nothing else), apart from the live store's. */
-async function connectAdapterClients(url: string, logger: Logger) {
+async function connectAdapterClients(url: string, logger: Logger): Promise<AdapterClients> {
   const pub = createClient({ url });
   const sub = pub.duplicate();
   const onError = (error: unknown) => logger.error({ err: error }, 'socket.io redis adapter connection error');
   pub.on('error', onError);
   sub.on('error', onError);
-  await Promise.all([pub.connect(), sub.connect()]);
+  try {
+    await Promise.all([pub.connect(), sub.connect()]);
+  } catch (error) {
+    for (const client of [pub, sub]) if (client.isOpen) client.destroy();
+    throw error;
+  }
   return { pub, sub };
+}
+
+/** Lets sent commands finish, but not for ever: with Redis gone they never would. */
+async function closeAdapterClients(clients: AdapterClients): Promise<void> {
+  const both = [clients.pub, clients.sub];
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_TIMEOUT_MS)));
+  await Promise.race([Promise.allSettled(both.map((client) => client.close())), gaveUp]);
+  clearTimeout(timer);
+  for (const client of both) if (client.isOpen) client.destroy();
 }

@@ -104,6 +104,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const sockets = await attachSocketServer(uws, {
       logger,
       redis: config.redisUrl ? { url: config.redisUrl, prefix: config.redisPrefix } : undefined,
+      publicUrl: config.publicUrl,
     });
     cleanups.unshift(() => sockets.close());
     const engines = await startLobbyServices({

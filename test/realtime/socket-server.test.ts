@@ -20,6 +20,7 @@ beforeAll(async () => {
   services = fakeLobbyServices();
   sockets = await attachSocketServer(app, {
     logger: pino({ level: 'silent' }),
+    publicUrl: 'https://league.example',
     redis: process.env.REDIS_URL ? { url: process.env.REDIS_URL, prefix: `t${randomBytes(5).toString('hex')}:` } : undefined,
   });
   sockets.serve(services);
@@ -51,6 +52,17 @@ describe('the handshake', () => {
     await expect(connect(url, { token: 'bad' })).rejects.toMatchObject({ data: { status: 401, error: 'invalid API key' } });
   });
 
+  it.each([
+    ['the public site', 'https://league.example', { ok: true, echoed: {} }],
+    ['the host the socket asked for', 'same-host', { ok: true, echoed: {} }],
+    ['another site', 'https://evil.example', { error: 'login required', status: 401 }],
+    ['an opaque origin', 'null', { error: 'login required', status: 401 }],
+  ])('lets a page from %s use the session cookie, or not', async (_name, origin, expected) => {
+    const socket = await connect(url, { cookie: 'league_session=user8', origin: origin === 'same-host' ? url : origin });
+
+    expect(await request(socket, 'lobby:command', { code: addLobby(), type: 'join' })).toEqual(expected);
+  });
+
   it('marks the user of a session socket as online, without waiting for a heartbeat', async () => {
     await connect(url, { cookie: 'league_session=user41' });
 
@@ -61,9 +73,10 @@ describe('the handshake', () => {
 describe('lobby:command', () => {
   it('refuses an anonymous socket with 401', async () => {
     const socket = await connect(url);
+    const code = addLobby();
 
-    expect(await request(socket, 'lobby:command', { code: addLobby(), type: 'join' })).toEqual({ error: 'login required', status: 401 });
-    expect(services.commands).toEqual([]);
+    expect(await request(socket, 'lobby:command', { code, type: 'join' })).toEqual({ error: 'login required', status: 401 });
+    expect(services.commands.filter((command) => command.code === code)).toEqual([]);
   });
 
   it('runs the command as the session user with the rest of the payload as the body', async () => {

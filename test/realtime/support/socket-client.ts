@@ -9,6 +9,8 @@ export interface ConnectOptions {
   /** A premium or admin key, as a bot sends it. */
   token?: string;
   reconnection?: boolean;
+  /** The Origin header a browser page would send. */
+  origin?: string;
 }
 
 const WAIT_MS = 5_000;
@@ -20,7 +22,10 @@ export function connect(url: string, options: ConnectOptions = {}): Promise<Leag
     transports: ['websocket'],
     forceNew: true,
     reconnection: options.reconnection ?? false,
-    extraHeaders: options.cookie ? { cookie: options.cookie } : undefined,
+    extraHeaders: {
+      ...(options.cookie ? { cookie: options.cookie } : {}),
+      ...(options.origin ? { origin: options.origin } : {}),
+    },
     auth: options.token ? { token: options.token } : {},
   });
   open.add(socket);
