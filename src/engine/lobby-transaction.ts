@@ -38,7 +38,18 @@ const MAX_ATTEMPTS = 200;
  * what keeps a user in at most one open lobby across lobbies and instances: entering requires the
  * entry to be still as read when the rule said yes.
  */
-export async function transact(
+export function transact(
+  live: LiveStore,
+  documents: LobbyDocuments,
+  clock: () => number,
+  code: string,
+  readKeys: string[],
+  decide: Decide,
+): Promise<Committed> {
+  return documents.lanes.run(code, () => attempt(live, documents, clock, code, readKeys, decide));
+}
+
+async function attempt(
   live: LiveStore,
   documents: LobbyDocuments,
   clock: () => number,
