@@ -5,6 +5,7 @@ import { mountRestApp } from '../rest/rest-app';
 import { docsRouter } from '../rest/routes/docs-routes';
 import { opsRouter } from '../rest/routes/ops-routes';
 import { identityRouters } from '../rest/routes/identity-routers';
+import { clientAddress, trustedProxyMatcher } from '../rest/client-address';
 import { refuseWithHttpError, requestAddress } from '../rest/middleware/credentials';
 import { installRawPublicRoutes, publicRouter } from '../rest/routes/public-routes';
 import { installLobbyPageRoutes } from '../realtime/lobby-page-routes';
@@ -112,7 +113,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     // Before the socket server and the stores close: the deadline worker stops first.
     cleanups.unshift(() => engines.close());
-    const socketAddress = requestAddress(config.trustProxy);
+    const isTrustedProxy = trustedProxyMatcher(config.trustProxy);
     sockets.serve({
       lobbies: engines.lobbies,
       // The REST routes' own command table: a socket command answers exactly as its route does.
@@ -123,7 +124,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         identity.authenticator.resolveSocketCredential({
           cookieHeader,
           token,
-          address: socketAddress({ headers: { 'x-forwarded-for': forwardedFor }, ip: peerAddress, method: 'GET', url: '/socket.io/', path: '/socket.io/' }),
+          address: clientAddress(peerAddress, forwardedFor, isTrustedProxy),
         }),
     });
     installLobbyPageRoutes(uws);
