@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    globalSetup: [],
+    // CI also keeps a machine-readable result, from which .ci/run prints one closing count line.
+    reporters: process.env.CI ? ['default', 'json'] : ['default'],
+    outputFile: { json: 'test-artifacts/vitest-results.json' },
   },
 });

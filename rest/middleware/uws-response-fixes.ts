@@ -3,7 +3,8 @@ import type { NextFunction, Request, Response } from 'express';
 /**
  * Two defects of uwebsockets-express, handled once here (ARCHITECTURE.md):
  * - writing to a uWS response after the client went away throws inside uWS, so a late answer
- *   to an aborted request must become a no-op instead of an exception;
+ *   to an aborted request must become a no-op instead of an exception; it still emits 'finish'
+ *   (with the status the handler chose), so the key audit and the in-flight count see it end;
  * - several Set-Cookie values would be joined into one header line, which browsers read as a
  *   single cookie, so each value is written as its own header.
  */
@@ -20,7 +21,15 @@ export function uwsResponseFixes(_req: Request, res: Response, next: NextFunctio
   const raw = res as unknown as UwsBackedResponse & Record<string | symbol, unknown>;
   const originalEnd = res.end.bind(res) as (...args: unknown[]) => Response;
   const originalWriteHead = (res.writeHead as unknown as (...args: unknown[]) => void).bind(res);
-  (res as unknown as { end: unknown }).end = (...args: unknown[]) => (raw.aborted ? res : originalEnd(...args));
+  let endedAborted = false;
+  (res as unknown as { end: unknown }).end = (...args: unknown[]) => {
+    if (!raw.aborted) return originalEnd(...args);
+    if (!endedAborted) {
+      endedAborted = true;
+      res.emit('finish');
+    }
+    return res;
+  };
   (res as unknown as { writeHead: unknown }).writeHead = (code: number, headers?: Record<string, unknown>) => {
     if (raw.aborted) return res;
     const all = (headers ?? (raw[kOutHeaders] as Record<string, unknown> | undefined) ?? {}) as Record<string, unknown>;
