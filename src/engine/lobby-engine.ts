@@ -1,8 +1,8 @@
 import { randomBytes as secureRandomBytes } from 'node:crypto';
-import { invalid, notFound, type Outcome } from '../domain/domain-error';
+import { invalid, notFound } from '../domain/domain-error';
 import {
   applyLobbyCommand, chatMessage, createLobby, isClientCommandType, isClosed, lobbyDetail, lobbySummary, myVote,
-  validateChat, voteCounts, type LobbyChatMessage, type LobbyCommand, type LobbyDetail, type LobbyEvent, type LobbyState, type LobbySummary,
+  validateChat, voteCounts, type LobbyChatMessage, type LobbyCommand, type LobbyDetail, type LobbyState, type LobbySummary,
   type LobbyVotes,
 } from '../domain/lobby';
 import type { Caller } from '../identity/caller';
@@ -17,7 +17,8 @@ import type { LobbyContext } from './lobby-context';
 import { LobbyDocuments, lobbyWrite, liveLobbyState } from './lobby-documents';
 import { LobbyEffects } from './lobby-effects';
 import { partyJoin } from './lobby-party-join';
-import { transact, type Committed, type ReadDocs } from './lobby-transaction';
+import { LobbyGroupCommit, type LobbyRule } from './lobby-group-commit';
+import type { Committed } from './lobby-transaction';
 import { MatchReporter } from './match-reporter';
 import { currentLobbyOf, MembershipIndex, type StaleEntries } from './membership-index';
 
@@ -46,6 +47,7 @@ export class LobbyEngine {
   readonly #ctx: LobbyContext;
   readonly #reporter: MatchReporter;
   readonly #broadcast: LobbyBroadcast;
+  readonly #group: LobbyGroupCommit;
 
   constructor(private readonly deps: LobbyEngineDeps) {
     const clock = deps.clock ?? Date.now;
@@ -59,6 +61,7 @@ export class LobbyEngine {
     const index = new MembershipIndex(deps.live, documents);
     this.#ctx = { live: deps.live, documents, effects, index, clock, logger, invalidate, isBanned: banCheck(deps.bans, clock) };
     this.#reporter = new MatchReporter(this.#ctx, deps.matches);
+    this.#group = new LobbyGroupCommit(deps.live, documents, clock);
   }
 
   async create(caller: Caller, body: LobbyCreateBody): Promise<{ code: string; lobby: LobbyDetail }> {
@@ -242,8 +245,7 @@ export class LobbyEngine {
     return loaded.state;
   }
 
-  #transact(code: string, keys: string[], rule: (state: LobbyState, docs: ReadDocs, now: number) => Outcome<LobbyState, LobbyEvent>): Promise<Committed> {
-    const { live, documents, clock } = this.#ctx;
-    return transact(live, documents, clock, code, keys, (state, docs, now) => ({ outcome: rule(state, docs, now) }));
+  #transact(code: string, keys: string[], rule: LobbyRule): Promise<Committed> {
+    return this.#group.run(code, keys, rule);
   }
 }

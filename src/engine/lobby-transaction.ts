@@ -89,7 +89,7 @@ async function attempt(
 }
 
 /** Index writes for users who entered (-> code) or left (-> deleted) the lobby's open membership. */
-async function membershipWrites(live: LiveStore, code: string, before: LobbyState, after: LobbyState, read: ReadDocs): Promise<CasWrite[]> {
+export async function membershipWrites(live: LiveStore, code: string, before: LobbyState, after: LobbyState, read: ReadDocs): Promise<CasWrite[]> {
   const was = new Set(openMembers(before));
   const is = new Set(openMembers(after));
   const joined = [...is].filter((id) => !was.has(id));
