@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { conflict, succeed } from '../../src/domain/domain-error';
-import type { LobbyState } from '../../src/domain/lobby';
-import { LobbyGroupCommit } from '../../src/engine/lobby-group-commit';
+import type { LobbyEvent, LobbyState } from '../../src/domain/lobby';
+import { LobbyGroupCommit, type LobbyRule } from '../../src/engine/lobby-group-commit';
 import { lobbyKey } from '../../src/engine/live-keys';
 import { LobbyDocuments } from '../../src/engine/lobby-documents';
 import type { CasWrite } from '../../src/live/live-store';
@@ -12,7 +12,7 @@ function lobby(code: string): LobbyState {
   return { code, pool: [], teams: { red: [], blu: [] }, phase: 'gathering', version: 1 } as unknown as LobbyState;
 }
 
-const bump = (state: LobbyState) => succeed({ ...state, version: state.version + 1, pool: [...state.pool, state.version] });
+const bump: LobbyRule = (state) => succeed<LobbyState, LobbyEvent>({ ...state, version: state.version + 1, pool: [...state.pool, state.version] });
 
 async function setup() {
   const live = new MemoryLiveStore();
@@ -47,7 +47,7 @@ describe('group commit of one lobby', () => {
 
   it('a refused command is answered with its error and changes nothing for the others', async () => {
     const { group, live } = await setup();
-    const refuse = () => ({ ok: false as const, error: conflict('no') });
+    const refuse: LobbyRule = () => ({ ok: false, error: conflict('no') });
     const outcomes = await Promise.allSettled([
       group.run('ABCDEF', [], bump),
       group.run('ABCDEF', [], refuse),
@@ -60,13 +60,13 @@ describe('group commit of one lobby', () => {
   it('a lost race with another instance re-decides the batch on fresh state', async () => {
     const { group, live } = await setup();
     let raced = false;
-    const racingBump = (state: LobbyState) => {
+    const racingBump: LobbyRule = (state, docs, now) => {
       if (!raced) {
         raced = true;
         // Another instance writes between this instance's read and its compare-and-set.
         void live.compareAndSet([{ key: lobbyKey('ABCDEF'), expectedVersion: 1, value: { ...state, version: 2, pool: [99] } }]);
       }
-      return bump(state);
+      return bump(state, docs, now);
     };
     const result = await group.run('ABCDEF', [], racingBump);
     expect(result.before.version).toBe(2);
