@@ -2,12 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeSteamOpenId, type FakeSteamOpenId } from '../test/fakes/fake-steam-openid';
 import { loginAs } from '../test/support/login';
 import { createTestDatabase, type TestDatabase } from '../test/support/test-database';
+import { freePort } from '../test/support/spawn-server';
 
 /** Sockets by the ten thousand need descriptors; the spawned processes raise their own limit. */
 const FD_LIMIT = 65_536;
@@ -20,15 +20,6 @@ export interface BenchProcess {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /**
  * `node --import tsx <script>` under `ulimit -n`, answering /healthz before this resolves. It

@@ -66,8 +66,8 @@ export const ApiKeyAuditEntry = v.object({
   at: IsoDateTime,
 });
 
-/** A key as its owner (or an admin) sees it: never the hash, never the raw key. */
-export const ApiKeyRecord = v.object({
+/** What every view of a key shows: never the hash. */
+const ApiKeyBase = v.object({
   id: v.pipe(v.number(), v.integer()),
   user_id: v.pipe(v.number(), v.integer()),
   kind: ApiKeyKind,
@@ -75,6 +75,11 @@ export const ApiKeyRecord = v.object({
   /** The first characters of the raw key, to recognise it. */
   key_prefix: v.string(),
   created_at: IsoDateTime,
+});
+
+/** A key as its owner (or an admin) sees it: never the hash, never the raw key. */
+export const ApiKeyRecord = v.object({
+  ...ApiKeyBase.entries,
   last_used_at: v.nullable(IsoDateTime),
   revoked_at: v.nullable(IsoDateTime),
   /** The newest 20 uses, newest first. */
@@ -83,12 +88,7 @@ export const ApiKeyRecord = v.object({
 export type ApiKeyRecord = v.InferOutput<typeof ApiKeyRecord>;
 
 export const ApiKeyIssueResponse = v.object({
-  id: v.pipe(v.number(), v.integer()),
-  user_id: v.pipe(v.number(), v.integer()),
-  kind: ApiKeyKind,
-  label: v.nullable(v.string()),
-  key_prefix: v.string(),
-  created_at: IsoDateTime,
+  ...ApiKeyBase.entries,
   /** Shown exactly once; only its SHA-256 is stored. */
   raw_key: v.string(),
 });

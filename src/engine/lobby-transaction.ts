@@ -46,46 +46,37 @@ export function transact(
   readKeys: string[],
   decide: Decide,
 ): Promise<Committed> {
-  return documents.lanes.run(code, () => attempt(live, documents, clock, code, readKeys, decide));
-}
-
-async function attempt(
-  live: LiveStore,
-  documents: LobbyDocuments,
-  clock: () => number,
-  code: string,
-  readKeys: string[],
-  decide: Decide,
-): Promise<Committed> {
-  let restored = false;
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    await backoff(attempt);
-    const [lobbyDoc, ...others] = await live.getMany([lobbyKey(code), ...readKeys]);
-    if (lobbyDoc === null) {
-      const loaded = await documents.restore(code);
-      if (loaded === null) throw notFound('lobby not found');
-      restored ||= loaded.restored;
-      continue;
+  return documents.lanes.run(code, async () => {
+    let restored = false;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      await backoff(attempt);
+      const [lobbyDoc, ...others] = await live.getMany([lobbyKey(code), ...readKeys]);
+      if (lobbyDoc === null) {
+        const loaded = await documents.restore(code);
+        if (loaded === null) throw notFound('lobby not found');
+        restored ||= loaded.restored;
+        continue;
+      }
+      const docs: ReadDocs = new Map(readKeys.map((key, i) => [key, others[i]]));
+      const before = liveLobbyState(lobbyDoc.value);
+      const now = clock();
+      const { outcome, extraWrites = [] } = decide(before, docs, now);
+      if (!outcome.ok) throw outcome.error;
+      const after = outcome.state;
+      const changed = after !== before;
+      if (!changed && extraWrites.length === 0) {
+        return { before, after, events: [], changed, now, storeVersion: lobbyDoc.version, restored };
+      }
+      const indexWrites = await membershipWrites(live, code, before, after, docs);
+      const writes = [...(changed ? [lobbyWrite(after, lobbyDoc.version)] : []), ...indexWrites, ...extraWrites];
+      const result = await live.compareAndSet(writes);
+      if (result.ok) {
+        const storeVersion = changed ? result.versions[0] : lobbyDoc.version;
+        return { before, after, events: outcome.events, changed, now, storeVersion, restored };
+      }
     }
-    const docs: ReadDocs = new Map(readKeys.map((key, i) => [key, others[i]]));
-    const before = liveLobbyState(lobbyDoc.value);
-    const now = clock();
-    const { outcome, extraWrites = [] } = decide(before, docs, now);
-    if (!outcome.ok) throw outcome.error;
-    const after = outcome.state;
-    const changed = after !== before;
-    if (!changed && extraWrites.length === 0) {
-      return { before, after, events: [], changed, now, storeVersion: lobbyDoc.version, restored };
-    }
-    const indexWrites = await membershipWrites(live, code, before, after, docs);
-    const writes = [...(changed ? [lobbyWrite(after, lobbyDoc.version)] : []), ...indexWrites, ...extraWrites];
-    const result = await live.compareAndSet(writes);
-    if (result.ok) {
-      const storeVersion = changed ? result.versions[0] : lobbyDoc.version;
-      return { before, after, events: outcome.events, changed, now, storeVersion, restored };
-    }
-  }
-  throw busy();
+    throw busy();
+  });
 }
 
 /** Index writes for users who entered (-> code) or left (-> deleted) the lobby's open membership. */
