@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { createClient } from 'redis';
 import type { LobbyDocument, StoredLobby } from '../src/db/lobby-record-repository';
 import type { UserRecord } from '../src/db/user-record';
 import type { LobbyBroadcast } from '../src/engine/lobby-broadcast';
 import { LobbyEngine } from '../src/engine/lobby-engine';
 import type { Caller } from '../src/identity/caller';
 import { connectRedisLiveStore } from '../src/live/redis-live-store';
+import { deleteKeysWithPrefix } from '../test/support/redis-prefix';
 
 /*
  * Lobby commands per second through the engine (load, rule, compare-and-set, index, deadline,
@@ -138,9 +138,6 @@ export async function benchLobbyCommands(): Promise<string[]> {
     ];
   } finally {
     await live.close();
-    const client = createClient({ url: REDIS_URL });
-    await client.connect();
-    for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 1000 })) if (keys.length > 0) await client.del(keys);
-    await client.close();
+    await deleteKeysWithPrefix(REDIS_URL, prefix);
   }
 }

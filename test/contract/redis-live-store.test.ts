@@ -4,6 +4,7 @@ import { createClient } from 'redis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectRedisLiveStore } from '../../src/live/redis-live-store';
 import { describeLiveStoreContract } from './live-store.contract';
+import { deleteKeysWithPrefix } from '../support/redis-prefix';
 
 /**
  * Runs the contract against a real Redis: REDIS_URL when set, otherwise a local one if it answers.
@@ -37,16 +38,7 @@ describe.skipIf(unreachable)('RedisLiveStore', () => {
   let storeCount = 0;
 
   afterAll(async () => {
-    // Only this run's keys: the server may be shared, so never FLUSHALL.
-    const client = createClient({ url });
-    await client.connect();
-    try {
-      for await (const keys of client.scanIterator({ MATCH: `${runPrefix}*`, COUNT: 500 })) {
-        if (keys.length > 0) await client.del(keys);
-      }
-    } finally {
-      await client.close();
-    }
+    await deleteKeysWithPrefix(url, runPrefix);
   });
 
   describeLiveStoreContract(

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BanRepository } from '../../src/db/ban-repository';
 import { LobbyRecordRepository } from '../../src/db/lobby-record-repository';
@@ -17,6 +16,7 @@ import { unrecordedLobbiesIn } from '../../src/engine/unrecorded-lobbies';
 import type { LobbyChatMessage, LobbyDetail, LobbySummary } from '../../schema/lobby';
 import { makeUsers } from '../db/fixtures';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { deleteKeysWithPrefix } from '../support/redis-prefix';
 
 /*
  * The engine tests run against both live stores: the in-process one always, Redis when it answers
@@ -148,14 +148,6 @@ export function describeEngine(name: string, body: (world: () => EngineWorld) =>
   }
 }
 
-async function deleteRunKeys(): Promise<void> {
-  const client = createClient({ url: redisUrl });
-  await client.connect();
-  try {
-    for await (const keys of client.scanIterator({ MATCH: `${runPrefix}*`, COUNT: 500 })) {
-      if (keys.length > 0) await client.del(keys);
-    }
-  } finally {
-    await client.close();
-  }
+function deleteRunKeys(): Promise<void> {
+  return deleteKeysWithPrefix(redisUrl!, runPrefix);
 }

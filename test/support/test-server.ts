@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/config';
 import { startServer, type RunningServer, type ServerOptions } from '../../src/main';
+import { deleteKeysWithPrefix } from './redis-prefix';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 export interface TestServer {
@@ -52,6 +53,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       await server.close();
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });
+      if (fullEnv.REDIS_URL && fullEnv.REDIS_PREFIX) await deleteKeysWithPrefix(fullEnv.REDIS_URL, fullEnv.REDIS_PREFIX);
     },
   };
 }

@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeSteamOpenId, type FakeSteamOpenId } from '../../fakes/fake-steam-openid';
 import { loginAs } from '../../support/login';
 import { startServerProcess, type SpawnedServer } from '../../support/spawn-server';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database';
 import { draftAll, lobbyAt, nextPlatformId, Player, seatedIds } from './lobby-client';
+import { deleteKeysWithPrefix } from '../../support/redis-prefix';
 
 /*
  * Two server processes sharing one Redis and one Postgres, as behind a load balancer: the
@@ -57,10 +57,7 @@ describe.skipIf(!shared)('two server processes sharing Redis and Postgres', () =
     await provider?.close();
     await database?.drop();
     for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
-    const client = createClient({ url: redisUrl });
-    await client.connect();
-    for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) if (keys.length > 0) await client.del(keys);
-    await client.close();
+    await deleteKeysWithPrefix(redisUrl!, prefix);
   });
 
   it('seats exactly 12 of 21 after twenty concurrent joins through both, with nobody twice', async () => {
