@@ -17,6 +17,7 @@ const io = new Server();
 if (process.env.REDIS_URL) {
   const pub = createClient({ url: process.env.REDIS_URL });
   const sub = pub.duplicate();
+  for (const client of [pub, sub]) client.on('error', (error: Error) => process.stderr.write(`bare server: Redis: ${error.message}\n`));
   await Promise.all([pub.connect(), sub.connect()]);
   io.adapter(createAdapter(pub, sub, { key: `${process.env.REDIS_PREFIX ?? 'bare:'}socket.io` }));
 }

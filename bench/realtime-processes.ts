@@ -30,7 +30,8 @@ export async function startProcess(script: string, env: Record<string, string>):
   const inherited = { ...process.env };
   delete inherited.REDIS_URL;
   delete inherited.REDIS_PREFIX;
-  const command = `ulimit -n ${FD_LIMIT} 2>/dev/null || ulimit -n $(ulimit -Hn); exec "${process.execPath}" --import tsx ${script}`;
+  // BENCH_NODE_ARGS reaches the servers only, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof' to profile them.
+  const command = `ulimit -n ${FD_LIMIT} 2>/dev/null || ulimit -n $(ulimit -Hn); exec "${process.execPath}" ${process.env.BENCH_NODE_ARGS ?? ''} --import tsx ${script}`;
   const child: ChildProcess = spawn('bash', ['-c', command], {
     env: { ...inherited, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
