@@ -94,4 +94,34 @@ describe.skipIf(!shared)('two server processes sharing Redis and Postgres', () =
     );
     expect(inLobbies).toHaveLength(1);
   });
+
+  it("shows each player's new rating on /api/users/me through either instance as soon as the match is reported", async () => {
+    const twelve: Player[] = [];
+    for (let i = 0; i < 12; i++) {
+      const { cookie, user } = await loginAs(servers[0], provider, nextPlatformId());
+      twelve.push(new Player(servers[i % 2].url, cookie, user));
+    }
+    // Both instances have read (and may keep) every player's row before the match changes it.
+    for (const player of twelve) for (const server of servers) expect((await player.on(server.url).get('/api/users/me')).body.elo).toBe(player.user.elo);
+
+    const [host, ...rest] = twelve;
+    const code: string = (await host.post('/api/lobbies', { format: '6v6' })).body.code;
+    for (const player of rest) await player.command(code, 'join');
+    await host.command(code, 'start-draft');
+    let lobby = await draftAll(servers[0].url, code, twelve);
+    for (const player of twelve) await player.command(code, 'ready');
+    lobby = await lobbyAt(servers[1].url, code);
+    expect(lobby.phase).toBe('live');
+    const redCaptain = twelve.find((p) => p.id === lobby.captains.red)!;
+    await redCaptain.on(servers[1].url).command(code, 'report', { score_red: 2, score_blu: 0 }, 201);
+
+    const redIds = lobby.teams.red.map((slot) => slot.user!.id);
+    for (const player of twelve) {
+      for (const server of servers) {
+        const elo: number = (await player.on(server.url).get('/api/users/me')).body.elo;
+        if (redIds.includes(player.id)) expect(elo, `user ${player.id} on ${server.url}`).toBeGreaterThan(player.user.elo);
+        else expect(elo, `user ${player.id} on ${server.url}`).toBeLessThan(player.user.elo);
+      }
+    }
+  });
 });
