@@ -14,10 +14,12 @@ import uWS from 'uWebSockets.js';
 
 const app = uWS.App();
 const io = new Server();
+const redisClients: Array<ReturnType<typeof createClient>> = [];
 if (process.env.REDIS_URL) {
   const pub = createClient({ url: process.env.REDIS_URL });
   const sub = pub.duplicate();
-  for (const client of [pub, sub]) client.on('error', (error: Error) => process.stderr.write(`bare server: Redis: ${error.message}\n`));
+  redisClients.push(pub, sub);
+  for (const client of redisClients) client.on('error', (error: Error) => process.stderr.write(`bare server: Redis: ${error.message}\n`));
   await Promise.all([pub.connect(), sub.connect()]);
   io.adapter(createAdapter(pub, sub, { key: `${process.env.REDIS_PREFIX ?? 'bare:'}socket.io` }));
 }
@@ -57,4 +59,7 @@ app.listen('127.0.0.1', Number(process.env.PORT), (socket) => {
     process.exit(1);
   }
 });
-process.once('SIGTERM', () => process.exit(0));
+process.once('SIGTERM', () => {
+  // Closed first, so the connections end as planned rather than as errors.
+  void Promise.allSettled(redisClients.map((client) => client.close())).finally(() => process.exit(0));
+});
