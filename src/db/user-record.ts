@@ -1,6 +1,4 @@
-import type { InferEntity } from '@mikro-orm/core';
 import type { UserPublic } from '../../schema/user';
-import type { User } from './entities';
 
 /** A users row, camelCased: what the users repository hands out. */
 export interface UserRecord {
@@ -36,24 +34,36 @@ export function toUserPublic(user: UserRecord): UserPublic {
   };
 }
 
-export function toUserRecord(user: InferEntity<typeof User>): UserRecord {
+/**
+ * A raw `users` row (snake_case, as the driver returns it) as a record. The repository reads rows
+ * with plain SQL and maps them here, not through `em.map`: that built a managed entity and merged
+ * it into the identity map, a visible share of every session request's CPU time in the fan-out
+ * benchmark's profile, for a row that is only read.
+ */
+export function toUserRecord(row: unknown): UserRecord {
+  const r = row as Record<string, unknown>;
   return {
-    id: user.id,
-    platformId: user.platformId,
-    username: user.username,
-    avatarUrl: user.avatarUrl ?? null,
-    elo: user.elo,
-    matchesPlayed: user.matchesPlayed,
-    wins: user.wins,
-    losses: user.losses,
-    isAdmin: user.isAdmin,
-    chatAccountId: user.chatAccountId ?? null,
-    chatUsername: user.chatUsername ?? null,
-    customAvatarUrl: user.customAvatarUrl ?? null,
-    nameColor: user.nameColor ?? null,
-    profileFrame: user.profileFrame ?? null,
-    createdAt: user.createdAt,
-    lastLoginAt: user.lastLoginAt ?? null,
-    lastSeenAt: user.lastSeenAt ?? null,
+    id: Number(r.id),
+    platformId: String(r.platform_id),
+    username: String(r.username),
+    avatarUrl: textOrNull(r.avatar_url),
+    elo: Number(r.elo),
+    matchesPlayed: Number(r.matches_played),
+    wins: Number(r.wins),
+    losses: Number(r.losses),
+    isAdmin: r.is_admin === true,
+    chatAccountId: textOrNull(r.chat_account_id),
+    chatUsername: textOrNull(r.chat_username),
+    customAvatarUrl: textOrNull(r.custom_avatar_url),
+    nameColor: textOrNull(r.name_color),
+    profileFrame: textOrNull(r.profile_frame),
+    createdAt: dateOf(r.created_at)!,
+    lastLoginAt: dateOf(r.last_login_at),
+    lastSeenAt: dateOf(r.last_seen_at),
   };
 }
+
+const textOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+
+/** The driver hands timestamptz over as a Date, or as text where its parser is switched off. */
+const dateOf = (value: unknown): Date | null => (value === null || value === undefined ? null : value instanceof Date ? value : new Date(String(value)));
