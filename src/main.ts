@@ -33,6 +33,8 @@ import { InFlight } from './server-lifecycle';
 import { startLobbyServices } from './engine/lobby-services';
 import { lobbyRouter } from '../rest/routes/lobby-routes';
 import { partyRouter } from '../rest/routes/party-routes';
+import { serversRouter } from '../rest/routes/servers-routes';
+import { builtInMaps, MapCatalog } from './maps/map-catalog';
 
 export interface ServerOptions {
   config: Config;
@@ -108,8 +110,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       publicUrl: config.publicUrl,
     });
     cleanups.unshift(() => sockets.close());
+    const maps = new MapCatalog([builtInMaps]);
     const engines = await startLobbyServices({
-      db, live, users, clock, logger, broadcast: sockets.broadcast, publicCache: publicReads.cache,
+      db, live, users, clock, logger, broadcast: sockets.broadcast, publicCache: publicReads.cache, maps,
     });
     // Before the socket server and the stores close: the deadline worker stops first.
     cleanups.unshift(() => engines.close());
@@ -145,6 +148,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         ...identityRoutes.routers,
         lobbyRouter(engines.lobbies, identity.authenticate),
         partyRouter(engines.parties, identity.authenticate, identity.authenticator.optionalSession),
+        serversRouter(maps, anonymous),
         // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.
         identityRoutes.last,
       ],

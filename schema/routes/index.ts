@@ -6,6 +6,7 @@ import { keysRoutes } from './keys-routes';
 import { usersRoutes } from './users-routes';
 import { lobbyCommandRoutes, lobbyRoutes } from './lobby-routes';
 import { partyRoutes } from './party-routes';
+import { serversRoutes } from './servers-routes';
 
 /** Every route the server registers; the OpenAPI document is built from this list. */
 export const allRoutes: RouteContract[] = [
@@ -17,4 +18,5 @@ export const allRoutes: RouteContract[] = [
   ...Object.values(lobbyRoutes),
   ...Object.values(lobbyCommandRoutes),
   ...Object.values(partyRoutes),
+  ...Object.values(serversRoutes),
 ];

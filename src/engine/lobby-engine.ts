@@ -34,8 +34,8 @@ export interface LobbyEngineDeps {
   /** Drops a public-cache topic in every instance (see public-cache-invalidation). */
   invalidate?: (topic: 'lobbies' | 'matches') => void;
   randomBytes?: (size: number) => Uint8Array;
-  /** Maps a custom map pool may use; the formats' default maps otherwise. */
-  knownMaps?: readonly string[];
+  /** Maps a custom map pool may use (built-in and uploaded); the formats' default maps otherwise. */
+  maps?: { names(): Promise<readonly string[]> };
 }
 
 /** Chat keeps the last 200 messages of a lobby. */
@@ -69,7 +69,7 @@ export class LobbyEngine {
     // Reservations arrive with the servers issue; until then no id can be one of the caller's.
     if (body.reservation_id !== undefined && body.reservation_id !== null) throw notFound('reservation not found');
     const { live, clock, effects, index } = this.#ctx;
-    const banned = await this.#ctx.isBanned(user.id);
+    const [banned, knownMaps] = await Promise.all([this.#ctx.isBanned(user.id), this.deps.maps?.names()]);
     const random = this.deps.randomBytes ?? secureRandomBytes;
     for (let attempt = 0; attempt < 20; attempt++) {
       const code = lobbyCodeFrom(random(LOBBY_CODE_LENGTH));
@@ -80,7 +80,7 @@ export class LobbyEngine {
       const now = clock();
       const input = { code, name: body.name, format: body.format, mapPool: body.map_pool, region: body.region ?? null };
       const outcome = createLobby(input, actorOf(user, currentLobbyOf(user.id, entry, stale), banned), now, {
-        knownMaps: this.deps.knownMaps,
+        knownMaps,
       });
       if (!outcome.ok) throw outcome.error;
       const state = outcome.state;

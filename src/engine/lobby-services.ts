@@ -23,6 +23,8 @@ export interface LobbyServicesInput {
   broadcast: LobbyBroadcast;
   /** This instance's public-read cache; its topics are dropped in every instance on a change. */
   publicCache: { invalidate(...topics: string[]): void };
+  /** Maps a lobby's map pool may use. */
+  maps?: { names(): Promise<readonly string[]> };
   /** How often the deadline worker polls (default 250 ms). */
   pollMs?: number;
 }
@@ -54,6 +56,7 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
     clock,
     logger,
     invalidate: (topic) => invalidation.invalidate(topic),
+    maps: input.maps,
   });
   const parties = new PartyEngine({ live, users: input.users, bans, clock });
   try {

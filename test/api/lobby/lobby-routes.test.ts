@@ -93,3 +93,21 @@ describe('lobby routes', () => {
     expect((await lobbyAt(server.url, code)).pool.map((u) => u.id)).toEqual([host.id]);
   });
 });
+
+describe('GET /api/servers/maps', () => {
+  it('lists the maps a lobby map pool may use, and a pool drawn from it is accepted', async () => {
+    const maps = await fetch(`${server.url}/api/servers/maps`).then((r) => r.json() as Promise<string[]>);
+    expect(maps).toEqual(expect.arrayContaining(['cp_process_final', 'koth_product_final', 'ultiduo_baloo_v2']));
+    const host = await player();
+    const created = await host.post('/api/lobbies', { map_pool: [maps[0], maps[maps.length - 1]] });
+    expect(created.status).toBe(200);
+    expect(created.body.lobby.map_pool).toEqual([maps[0], maps[maps.length - 1]]);
+  });
+
+  it('a map pool with a map the catalog does not list is refused with 400', async () => {
+    const host = await player();
+    const created = await host.post('/api/lobbies', { map_pool: ['cp_process_final', 'cp_not_a_map_b1'] });
+    expect(created.status).toBe(400);
+    expect(created.body.error).toMatch(/cp_not_a_map_b1/);
+  });
+});
