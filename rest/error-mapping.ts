@@ -21,6 +21,9 @@ export function statusOfDomainError(error: DomainError): number {
 export function toHttpError(error: unknown): HttpError | null {
   if (error instanceof HttpError) return error;
   if (error instanceof DomainError) return new HttpError(STATUS_OF[error.kind], error.message);
+  // The router's percent-decoding of a path parameter failed (`/api/lobbies/%zz`): no such
+  // resource, as the native routes answer; the message would quote the raw parameter.
+  if (error instanceof URIError && (error as { status?: number }).status === 400) return new HttpError(404, 'not found');
   const e = error as { type?: string; status?: number; statusCode?: number; expose?: boolean; message?: string };
   // body-parser style errors (and our own JSON parser) carry a client status and are safe to show.
   if (e && e.expose === true && typeof (e.status ?? e.statusCode) === 'number') {
