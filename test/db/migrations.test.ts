@@ -24,10 +24,14 @@ describe('migrations', () => {
       'bans',
       'changelog_entries',
       'lobby_records',
+      'lobby_server_logs',
       'match_players',
       'matches',
       'mikro_orm_migrations',
       'premium_grants',
+      'server_rcon_audit',
+      'server_reservations',
+      'server_status_log',
       'users',
     ]);
   });

@@ -7,9 +7,11 @@ import { LobbyRecord } from './lobby-record';
 import { Match } from './match';
 import { MatchPlayer } from './match-player';
 import { PremiumGrant } from './premium-grant';
+import { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog } from './server-reservation';
 import { User } from './user';
 
 export { Announcement, ApiKey, ApiKeyAudit, Ban, ChangelogEntry, LobbyRecord, Match, MatchPlayer, PremiumGrant, User };
+export { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog };
 
 /** Every entity, listed by hand: folder discovery is not used (it breaks on Node 20). */
 export const entities = [
@@ -23,4 +25,8 @@ export const entities = [
   PremiumGrant,
   Ban,
   LobbyRecord,
+  ServerReservation,
+  ServerStatusLog,
+  ServerRconAudit,
+  LobbyServerLog,
 ] as const;
