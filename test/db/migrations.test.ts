@@ -24,6 +24,7 @@ describe('migrations', () => {
       'bans',
       'changelog_entries',
       'lobby_records',
+      'maps',
       'match_players',
       'matches',
       'mikro_orm_migrations',

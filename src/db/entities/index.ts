@@ -7,9 +7,10 @@ import { LobbyRecord } from './lobby-record';
 import { Match } from './match';
 import { MatchPlayer } from './match-player';
 import { PremiumGrant } from './premium-grant';
+import { UploadedMap } from './uploaded-map';
 import { User } from './user';
 
-export { Announcement, ApiKey, ApiKeyAudit, Ban, ChangelogEntry, LobbyRecord, Match, MatchPlayer, PremiumGrant, User };
+export { Announcement, ApiKey, ApiKeyAudit, Ban, ChangelogEntry, LobbyRecord, Match, MatchPlayer, PremiumGrant, UploadedMap, User };
 
 /** Every entity, listed by hand: folder discovery is not used (it breaks on Node 20). */
 export const entities = [
@@ -23,4 +24,5 @@ export const entities = [
   PremiumGrant,
   Ban,
   LobbyRecord,
+  UploadedMap,
 ] as const;
