@@ -25,6 +25,7 @@ describe('migrations', () => {
       'changelog_entries',
       'lobby_records',
       'lobby_server_logs',
+      'maps',
       'match_players',
       'matches',
       'mikro_orm_migrations',

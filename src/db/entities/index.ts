@@ -1,3 +1,4 @@
+// One line per entity file, here and in the list below: areas add theirs without touching others'.
 import { Announcement } from './announcement';
 import { ApiKey } from './api-key';
 import { ApiKeyAudit } from './api-key-audit';
@@ -8,10 +9,12 @@ import { Match } from './match';
 import { MatchPlayer } from './match-player';
 import { PremiumGrant } from './premium-grant';
 import { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog } from './server-reservation';
+import { UploadedMap } from './uploaded-map';
 import { User } from './user';
 
 export { Announcement, ApiKey, ApiKeyAudit, Ban, ChangelogEntry, LobbyRecord, Match, MatchPlayer, PremiumGrant, User };
 export { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog };
+export { UploadedMap };
 
 /** Every entity, listed by hand: folder discovery is not used (it breaks on Node 20). */
 export const entities = [
@@ -29,4 +32,5 @@ export const entities = [
   ServerStatusLog,
   ServerRconAudit,
   LobbyServerLog,
+  UploadedMap,
 ] as const;
