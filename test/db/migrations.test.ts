@@ -18,6 +18,7 @@ describe('migrations', () => {
         "select table_name from information_schema.tables where table_schema = 'public' order by table_name",
       );
     expect(rows.map((r) => r.table_name)).toEqual([
+      'admin_audit',
       'announcements',
       'api_key_audit',
       'api_keys',
@@ -28,6 +29,7 @@ describe('migrations', () => {
       'matches',
       'mikro_orm_migrations',
       'premium_grants',
+      'rating_adjustments',
       'users',
     ]);
   });

@@ -1,3 +1,4 @@
+import { AdminAudit } from './admin-audit';
 import { Announcement } from './announcement';
 import { ApiKey } from './api-key';
 import { ApiKeyAudit } from './api-key-audit';
@@ -7,9 +8,10 @@ import { LobbyRecord } from './lobby-record';
 import { Match } from './match';
 import { MatchPlayer } from './match-player';
 import { PremiumGrant } from './premium-grant';
+import { RatingAdjustment } from './rating-adjustment';
 import { User } from './user';
 
-export { Announcement, ApiKey, ApiKeyAudit, Ban, ChangelogEntry, LobbyRecord, Match, MatchPlayer, PremiumGrant, User };
+export { AdminAudit, Announcement, ApiKey, ApiKeyAudit, Ban, ChangelogEntry, LobbyRecord, Match, MatchPlayer, PremiumGrant, RatingAdjustment, User };
 
 /** Every entity, listed by hand: folder discovery is not used (it breaks on Node 20). */
 export const entities = [
@@ -23,4 +25,6 @@ export const entities = [
   PremiumGrant,
   Ban,
   LobbyRecord,
+  AdminAudit,
+  RatingAdjustment,
 ] as const;

@@ -1,0 +1,39 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/** The admin area: the audit of every admin action, and rating corrections (the rating history's other half). */
+export class AdminSchema extends Migration {
+  override up(): void {
+    this.addSql(`create table "admin_audit" (
+      "id" serial primary key,
+      "actor_id" int not null,
+      "action" varchar(64) not null,
+      "target_type" varchar(32) not null,
+      "target_id" varchar(64) not null,
+      "before" jsonb null,
+      "after" jsonb null,
+      "reason" text null,
+      "created_at" timestamptz not null default now(),
+      constraint "admin_audit_actor_id_foreign" foreign key ("actor_id") references "users" ("id")
+    )`);
+    this.addSql(`create index "admin_audit_actor_id_id_index" on "admin_audit" ("actor_id", "id")`);
+    this.addSql(`create index "admin_audit_target_type_target_id_id_index" on "admin_audit" ("target_type", "target_id", "id")`);
+
+    this.addSql(`create table "rating_adjustments" (
+      "id" serial primary key,
+      "user_id" int not null,
+      "elo_before" int not null,
+      "elo_after" int not null,
+      "reason" text not null,
+      "admin_id" int not null,
+      "created_at" timestamptz not null default now(),
+      constraint "rating_adjustments_user_id_foreign" foreign key ("user_id") references "users" ("id"),
+      constraint "rating_adjustments_admin_id_foreign" foreign key ("admin_id") references "users" ("id")
+    )`);
+    this.addSql(`create index "rating_adjustments_user_id_index" on "rating_adjustments" ("user_id")`);
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists "rating_adjustments"');
+    this.addSql('drop table if exists "admin_audit"');
+  }
+}
