@@ -83,7 +83,8 @@ export const ForceEndBody = v.object({ reason: Reason });
 
 export const AdminAuditEntry = v.object({
   id: v.number(),
-  actor_id: v.number(),
+  /** Null only when the admin's account was since removed. */
+  actor_id: v.nullable(v.number()),
   action: v.string(),
   target_type: v.string(),
   target_id: v.string(),

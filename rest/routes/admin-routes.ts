@@ -4,7 +4,7 @@ import type { BanAdmin } from '../../src/admin/ban-admin';
 import type { LobbyAdmin } from '../../src/admin/lobby-admin';
 import type { RatingAdmin } from '../../src/admin/rating-admin';
 import type { SiteContentAdmin } from '../../src/admin/site-content-admin';
-import type { AdminAuditRepository } from '../../src/db/admin-audit-repository';
+import type { AdminAuditRecord, AdminAuditRepository } from '../../src/db/admin-audit-repository';
 import type { UserRecord } from '../../src/db/user-record';
 import { userOf, type Caller } from '../../src/identity/caller';
 import { HttpError } from '../http-error';
@@ -46,7 +46,7 @@ export function adminRouter(deps: AdminRouterDeps): Router {
     const { entries, total } = await deps.audit.list({
       actorId: query.actor_id, targetType: query.target_type, targetId: query.target_id, action: query.action, limit: query.limit, page: query.page,
     });
-    return { entries, total, page: query.page, limit: query.limit };
+    return { entries: entries.map(toAuditView), total, page: query.page, limit: query.limit };
   });
   bindRoute(router, r.ratingHistory, authenticate, async ({ params }) => {
     const user = await deps.users.findByPlatformId(params.platformId);
@@ -55,3 +55,15 @@ export function adminRouter(deps: AdminRouterDeps): Router {
   });
   return router;
 }
+
+const toAuditView = (record: AdminAuditRecord) => ({
+  id: record.id,
+  actor_id: record.actorId,
+  action: record.action,
+  target_type: record.targetType,
+  target_id: record.targetId,
+  before: record.before ?? null,
+  after: record.after ?? null,
+  reason: record.reason,
+  created_at: record.createdAt.toISOString(),
+});

@@ -8,6 +8,7 @@ import { lobbyCommandRoutes, lobbyRoutes } from './lobby-routes';
 import { partyRoutes } from './party-routes';
 import { serversRoutes } from './servers-routes';
 import { adminRoutes } from './admin-routes';
+import { mapsRoutes } from './maps-routes';
 
 /** Every route the server registers; the OpenAPI document is built from this list. */
 export const allRoutes: RouteContract[] = [
@@ -21,4 +22,5 @@ export const allRoutes: RouteContract[] = [
   ...Object.values(partyRoutes),
   ...Object.values(serversRoutes),
   ...Object.values(adminRoutes),
+  ...Object.values(mapsRoutes),
 ];

@@ -20,15 +20,15 @@ export interface AdminInput {
 export function createAdmin(input: AdminInput) {
   const { db, clock, invalidate } = input;
   const audit = new AdminAuditRepository(db);
-  const lobbies = new LobbyAdmin({ db, audit, lobbies: input.lobbies, clock });
+  const lobbies = new LobbyAdmin({ db, lobbies: input.lobbies });
   return {
     audit,
     lobbies,
     bans: new BanAdmin({
-      db, audit, clock, bans: new BanRepository(db), users: input.users,
+      db, clock, bans: new BanRepository(db), users: input.users,
       removeFromLobby: (caller, userId, reason) => lobbies.removeBanned(caller, userId, reason),
     }),
-    ratings: new RatingAdmin({ db, audit, invalidate, clock }),
-    content: new SiteContentAdmin({ db, audit, invalidate, clock }),
+    ratings: new RatingAdmin({ db, invalidate, clock }),
+    content: new SiteContentAdmin({ db, invalidate, clock }),
   };
 }

@@ -1,5 +1,5 @@
 import type { BanCreateBody, BanView } from '../../schema/admin';
-import type { AdminAuditRepository } from '../db/admin-audit-repository';
+import { AdminAuditRepository } from '../db/admin-audit-repository';
 import type { BanRecord, BanRepository } from '../db/ban-repository';
 import type { Database } from '../db/orm';
 import type { UserRecord } from '../db/user-record';
@@ -11,7 +11,6 @@ import { userOf, type Caller } from '../identity/caller';
 export interface BanAdminDeps {
   db: Pick<Database, 'em'>;
   bans: BanRepository;
-  audit: AdminAuditRepository;
   users: { findById(id: number): Promise<UserRecord | null> };
   /** Takes a newly banned user out of the open lobby they are in, if any (pushed to its watchers). */
   removeFromLobby: (caller: Caller, userId: number, reason: string) => Promise<void>;
@@ -27,7 +26,7 @@ export class BanAdmin {
   constructor(private readonly deps: BanAdminDeps) {}
 
   async ban(caller: Caller, body: BanCreateBody): Promise<BanView> {
-    const { db, bans, audit, clock } = this.deps;
+    const { db, bans, clock } = this.deps;
     const actor = userOf(caller);
     const now = clock();
     if (!(await this.deps.users.findById(body.user_id))) throw notFound('user not found');
@@ -40,7 +39,7 @@ export class BanAdmin {
         em,
       );
       const view = toBanView(created, now);
-      await audit.record(em, { actorId: actor.id, action: 'ban.create', targetType: 'user', targetId: body.user_id, before: null, after: view, reason: body.reason, at: new Date(now) });
+      await AdminAuditRepository.insertIn(em, { actorId: actor.id, action: 'ban.create', targetType: 'user', targetId: String(body.user_id), before: null, after: view, reason: body.reason });
       return view;
     });
     await this.deps.removeFromLobby(caller, body.user_id, body.reason);
@@ -48,7 +47,7 @@ export class BanAdmin {
   }
 
   async lift(actor: UserRecord, id: number, reason: string | null): Promise<BanView> {
-    const { db, bans, audit, clock } = this.deps;
+    const { db, bans, clock } = this.deps;
     const now = clock();
     return db.em().transactional(async (em) => {
       const before = await bans.findById(id, em);
@@ -58,7 +57,7 @@ export class BanAdmin {
       // A concurrent lift that won the race leaves nothing to lift either.
       if (!(await bans.lift(id, new Date(now), em))) throw conflict('the ban is no longer in force');
       const after = toBanView({ ...before, liftedAt: new Date(now) }, now);
-      await audit.record(em, { actorId: actor.id, action: 'ban.lift', targetType: 'user', targetId: before.userId, before: toBanView(before, now), after, reason, at: new Date(now) });
+      await AdminAuditRepository.insertIn(em, { actorId: actor.id, action: 'ban.lift', targetType: 'user', targetId: String(before.userId), before: toBanView(before, now), after, reason });
       return after;
     });
   }

@@ -1,5 +1,5 @@
 import type { LobbyDetail } from '../../schema/lobby';
-import type { AdminAuditRepository } from '../db/admin-audit-repository';
+import { AdminAuditRepository } from '../db/admin-audit-repository';
 import type { Database } from '../db/orm';
 import { DomainError, notFound } from '../domain/domain-error';
 import type { LobbyCommand } from '../domain/lobby';
@@ -7,13 +7,11 @@ import { userOf, type Caller } from '../identity/caller';
 
 export interface LobbyAdminDeps {
   db: Pick<Database, 'em'>;
-  audit: AdminAuditRepository;
   lobbies: {
     detail(code: string): Promise<LobbyDetail | null>;
     command(code: string, command: LobbyCommand, caller: Caller): Promise<unknown>;
     lobbyOf(userId: number): Promise<string | null>;
   };
-  clock: () => number;
 }
 
 const brief = (lobby: LobbyDetail) => ({ code: lobby.code, phase: lobby.phase, version: lobby.version, players: lobby.pool.length + seated(lobby) });
@@ -53,9 +51,8 @@ export class LobbyAdmin {
   }
 
   async #audit(caller: Caller, action: string, code: string, before: unknown, after: unknown, reason: string): Promise<void> {
-    const at = new Date(this.deps.clock());
     await this.deps.db.em().transactional((em) =>
-      this.deps.audit.record(em, { actorId: userOf(caller).id, action, targetType: 'lobby', targetId: code, before, after, reason, at }),
+      AdminAuditRepository.insertIn(em, { actorId: userOf(caller).id, action, targetType: 'lobby', targetId: String(code), before, after, reason }),
     );
   }
 }

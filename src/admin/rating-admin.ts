@@ -1,12 +1,11 @@
 import type { RatingHistoryEntry } from '../../schema/admin';
-import type { AdminAuditRepository } from '../db/admin-audit-repository';
+import { AdminAuditRepository } from '../db/admin-audit-repository';
 import type { Database } from '../db/orm';
 import type { UserRecord } from '../db/user-record';
 import { notFound } from '../domain/domain-error';
 
 export interface RatingAdminDeps {
   db: Pick<Database, 'em'>;
-  audit: AdminAuditRepository;
   /** Drops a public-cache topic on every instance (the leaderboard lives under `matches`). */
   invalidate: (topic: string) => void;
   clock: () => number;
@@ -19,7 +18,7 @@ export class RatingAdmin {
   constructor(private readonly deps: RatingAdminDeps) {}
 
   async override(actor: UserRecord, userId: number, elo: number, reason: string) {
-    const { db, audit, clock } = this.deps;
+    const { db, clock } = this.deps;
     const at = new Date(clock());
     const result = await db.em().transactional(async (em) => {
       // Locked: a match report writing this user's rating at the same moment goes before or after, not between.
@@ -30,7 +29,7 @@ export class RatingAdmin {
         'insert into rating_adjustments (user_id, elo_before, elo_after, reason, admin_id, created_at) values (?, ?, ?, ?, ?, ?)',
         [userId, row.elo, elo, reason, actor.id, at],
       );
-      await audit.record(em, { actorId: actor.id, action: 'user.elo', targetType: 'user', targetId: userId, before: { elo: row.elo }, after: { elo }, reason, at });
+      await AdminAuditRepository.insertIn(em, { actorId: actor.id, action: 'user.elo', targetType: 'user', targetId: String(userId), before: { elo: row.elo }, after: { elo }, reason });
       return { user_id: userId, elo_before: row.elo, elo_after: elo };
     });
     this.deps.invalidate('matches');

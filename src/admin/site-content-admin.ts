@@ -1,6 +1,6 @@
 import type { ChangelogEntry } from '../../schema/public';
 import type { AnnouncementBody, AnnouncementPatch, AnnouncementView, ChangelogBody, ChangelogPatch } from '../../schema/admin';
-import type { AdminAuditRepository } from '../db/admin-audit-repository';
+import { AdminAuditRepository } from '../db/admin-audit-repository';
 import type { Database, EntityManager } from '../db/orm';
 import type { UserRecord } from '../db/user-record';
 import { windowProblem } from '../domain/admin/admin-rules';
@@ -8,7 +8,6 @@ import { notFound } from '../domain/domain-error';
 
 export interface SiteContentDeps {
   db: Pick<Database, 'em'>;
-  audit: AdminAuditRepository;
   /** Drops a public-cache topic on every instance: announcements and changelog live under `content`. */
   invalidate: (topic: string) => void;
   clock: () => number;
@@ -143,7 +142,7 @@ export class SiteContentAdmin {
     const now = new Date(this.deps.clock());
     const after = await this.deps.db.em().transactional(async (em) => {
       const change = await apply(em, now);
-      await this.deps.audit.record(em, { actorId: actor.id, action, targetType, targetId: change.id, before: change.before, after: change.after, reason: null, at: now });
+      await AdminAuditRepository.insertIn(em, { actorId: actor.id, action, targetType, targetId: String(change.id), before: change.before, after: change.after, reason: null });
       return change.after;
     });
     this.deps.invalidate('content');

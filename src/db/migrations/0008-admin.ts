@@ -1,22 +1,9 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** The admin area: the audit of every admin action, and rating corrections (the rating history's other half). */
+/** The admin area: rating corrections (the rating history's other half) and the audit's filter by actor. */
 export class AdminSchema extends Migration {
   override up(): void {
-    this.addSql(`create table "admin_audit" (
-      "id" serial primary key,
-      "actor_id" int not null,
-      "action" varchar(64) not null,
-      "target_type" varchar(32) not null,
-      "target_id" varchar(64) not null,
-      "before" jsonb null,
-      "after" jsonb null,
-      "reason" text null,
-      "created_at" timestamptz not null default now(),
-      constraint "admin_audit_actor_id_foreign" foreign key ("actor_id") references "users" ("id")
-    )`);
-    this.addSql(`create index "admin_audit_actor_id_id_index" on "admin_audit" ("actor_id", "id")`);
-    this.addSql(`create index "admin_audit_target_type_target_id_id_index" on "admin_audit" ("target_type", "target_id", "id")`);
+    this.addSql(`create index "admin_audit_actor_id_index" on "admin_audit" ("actor_id")`);
 
     this.addSql(`create table "rating_adjustments" (
       "id" serial primary key,
@@ -34,6 +21,6 @@ export class AdminSchema extends Migration {
 
   override down(): void {
     this.addSql('drop table if exists "rating_adjustments"');
-    this.addSql('drop table if exists "admin_audit"');
+    this.addSql('drop index if exists "admin_audit_actor_id_index"');
   }
 }
