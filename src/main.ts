@@ -108,7 +108,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // socket.io before the REST app, so its /socket.io/* routes win over express's catch-all.
     const sockets = await attachSocketServer(uws, {
       logger,
-      redis: config.redisUrl ? { url: config.redisUrl, prefix: config.redisPrefix } : undefined,
       publicUrl: config.publicUrl,
     });
     cleanups.unshift(() => sockets.close());
