@@ -77,7 +77,7 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
     broadcast: socketBroadcast(io),
     serve(services) {
       const readCredentials = credentialReader(options.publicUrl);
-      io.use(authenticateHandshake(services.resolveCredential, readCredentials, options.logger));
+      io.use(authenticateHandshake(services.resolveCredential, readCredentials, options.logger, services.errorStatus));
       io.on('connection', (socket) => handleLobbyEvents(socket, services, readCredentials, options.logger));
       stopPresence = keepSessionsOnline(io, services.presence, options.logger);
     },
@@ -103,6 +103,16 @@ async function connectAdapterClients(url: string, logger: Logger): Promise<Adapt
   const onError = (error: unknown) => logger.error({ err: error }, 'socket.io redis adapter connection error');
   pub.on('error', onError);
   sub.on('error', onError);
+  // The adapter publishes without awaiting: a publish in flight when the connection drops would
+  // reject unhandled and end the process. A lost broadcast is what a gap in versions is for.
+  const publish = pub.publish.bind(pub);
+  Object.assign(pub, {
+    publish: (...args: Parameters<typeof publish>) =>
+      publish(...args).catch((error: unknown) => {
+        onError(error);
+        return 0;
+      }),
+  });
   try {
     await Promise.all([pub.connect(), sub.connect()]);
   } catch (error) {
