@@ -74,11 +74,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       redisUrl: config.redisUrl,
       redisPrefix: config.redisPrefix,
       dataDir: config.dataDir,
+      commandTimeoutMs: config.redisTimeoutMs,
       onError: (error) => logger.error({ err: error }, 'live store error'),
     });
     cleanups.unshift(() => live.close());
     const dbStarted = performance.now();
-    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
+    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, timeoutMs: config.databaseTimeoutMs });
     cleanups.unshift(() => db.close());
     const dbOpened = performance.now();
     await db.migrate();
@@ -144,7 +145,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       logger,
       before: [inFlight.middleware],
       routers: [
-        opsRouter({ database: () => db.ping(), liveStore: () => live.get('readyz').then(() => true, () => false) }, anonymous),
+        opsRouter({ database: () => db.ready(), liveStore: () => live.get('readyz').then(() => true, () => false) }, anonymous),
         docsRouter(() => buildOpenApiDocument(allRoutes, config.publicUrl)),
         publicRouter(publicReads, anonymous),
         ...identityRoutes.routers,
