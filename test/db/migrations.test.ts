@@ -23,11 +23,13 @@ describe('migrations', () => {
       'api_keys',
       'bans',
       'changelog_entries',
+      'gift_codes',
       'lobby_records',
       'match_players',
       'matches',
       'mikro_orm_migrations',
       'premium_grants',
+      'premium_orders',
       'users',
     ]);
   });

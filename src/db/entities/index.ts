@@ -6,10 +6,12 @@ import { ChangelogEntry } from './changelog-entry';
 import { LobbyRecord } from './lobby-record';
 import { Match } from './match';
 import { MatchPlayer } from './match-player';
+import { GiftCode } from './gift-code';
 import { PremiumGrant } from './premium-grant';
+import { PremiumOrder } from './premium-order';
 import { User } from './user';
 
-export { Announcement, ApiKey, ApiKeyAudit, Ban, ChangelogEntry, LobbyRecord, Match, MatchPlayer, PremiumGrant, User };
+export { Announcement, ApiKey, ApiKeyAudit, Ban, ChangelogEntry, LobbyRecord, Match, MatchPlayer, PremiumGrant, User, PremiumOrder, GiftCode };
 
 /** Every entity, listed by hand: folder discovery is not used (it breaks on Node 20). */
 export const entities = [
@@ -23,4 +25,6 @@ export const entities = [
   PremiumGrant,
   Ban,
   LobbyRecord,
+  PremiumOrder,
+  GiftCode,
 ] as const;
