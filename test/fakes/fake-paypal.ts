@@ -150,13 +150,12 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
   const idempotent = (request: IncomingMessage, response: ServerResponse, call: FakeCall, act: () => { status: number; body: unknown }) => {
     const requestId = request.headers['paypal-request-id'];
     const key = typeof requestId === 'string' ? `${call}:${requestId}` : null;
-    const replay = key ? replays.get(key) : undefined;
-    if (replay) return sendJson(response, replay.status, replay.body);
     let answer: { status: number; body: unknown } | undefined;
     const work = () => {
-      answer = act();
+      answer = (key ? replays.get(key) : undefined) ?? act();
       if (key && answer.status < 300) replays.set(key, answer);
     };
+    // A fault is the network's or PayPal's front door: it can meet a replay as well as a first try.
     if (faulted(call, response, work)) return;
     work();
     sendJson(response, answer!.status, answer!.body);
