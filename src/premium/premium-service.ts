@@ -116,7 +116,7 @@ export class PremiumService {
     if (!this.deps.webhookId) throw new PaymentsUnavailableError('the PayPal webhook is not configured (PAYPAL_WEBHOOK_ID)');
     const parsed = v.safeParse(WebhookEvent, body);
     if (!parsed.success) throw invalid('not a PayPal webhook event');
-    if (!(await paypal.verifyWebhook(headers, parsed.output, this.deps.webhookId))) throw invalid('webhook signature not verified');
+    if (!(await paypal.verifyWebhook(headers, body, this.deps.webhookId))) throw invalid('webhook signature not verified');
     const event = parsed.output;
     const resource = event.resource;
     const orderId = resource?.supplementary_data?.related_ids?.order_id;

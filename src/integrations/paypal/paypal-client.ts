@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ErrorBody, Order, TokenResponse, VerifySignatureResponse, WEBHOOK_HEADERS, type WebhookEvent } from './paypal-wire';
+import { ErrorBody, Order, TokenResponse, VerifySignatureResponse, WEBHOOK_HEADERS } from './paypal-wire';
 
 /**
  * A small typed client of PayPal's REST API: OAuth 2.0 client credentials, Orders v2 (create,
@@ -114,20 +114,24 @@ export class PayPalClient {
     return { status: order.status, capture: order.purchase_units[0]?.payments?.captures?.[0] ? completedCapture(order) : null };
   }
 
-  /** Asks PayPal whether a webhook delivery is genuine (its transmission signature over this event). */
-  async verifyWebhook(headers: Record<string, string | string[] | undefined>, event: WebhookEvent, webhookId: string): Promise<boolean> {
+  /**
+   * Asks PayPal whether a webhook delivery is genuine (its transmission signature over this event).
+   * `event` is the delivery's whole JSON, unknown fields included: the signature covers all of it.
+   */
+  async verifyWebhook(headers: Record<string, string | string[] | undefined>, event: unknown, webhookId: string): Promise<boolean> {
     const field = (name: string) => {
       const value = headers[name];
       return Array.isArray(value) ? value[0] : value;
     };
     const signed = Object.fromEntries(Object.entries(WEBHOOK_HEADERS).map(([key, header]) => [key, field(header)]));
     if (Object.values(signed).some((value) => value === undefined)) return false;
-    const answer = await this.api('POST', '/v1/notifications/verify-webhook-signature', { ...signed, webhook_id: webhookId, webhook_event: event });
+    const answer = await this.api('POST', '/v1/notifications/verify-webhook-signature', { ...signed, webhook_id: webhookId, webhook_event: event }, undefined, true);
     if (answer.status !== 200) throw unexpected('verify webhook signature', answer);
     return parse(VerifySignatureResponse, answer.body, 'verify webhook signature').verification_status === 'SUCCESS';
   }
 
-  private async api(method: 'GET' | 'POST', path: string, body?: unknown, requestId?: string): Promise<Answer> {
+  /** `readOnly`: a POST that changes nothing at PayPal, so safe to retry like a GET. */
+  private async api(method: 'GET' | 'POST', path: string, body?: unknown, requestId?: string, readOnly = false): Promise<Answer> {
     const attempt = async (): Promise<Answer> => {
       const headers: Record<string, string> = { authorization: `Bearer ${await this.accessToken()}`, accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
@@ -136,16 +140,20 @@ export class PayPalClient {
       if (method === 'POST') headers.prefer = 'return=representation';
       return this.send(`${this.base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     };
-    // Only idempotent requests are retried: GETs, and POSTs that carry a request id.
-    const retriable = method === 'GET' || requestId !== undefined;
-    let answer: Answer;
-    try {
-      answer = await attempt();
-      if (answer.status >= 500 && retriable) answer = await attempt();
-    } catch (error) {
-      if (!retriable || !(error instanceof PaymentProviderError)) throw error;
-      answer = await attempt();
+    // Only idempotent requests are retried: reads, and POSTs that carry a request id.
+    const retriable = method === 'GET' || readOnly || requestId !== undefined;
+    const tries = retriable ? 2 : 1;
+    let answer: Answer | undefined;
+    for (let i = 1; i <= tries; i++) {
+      try {
+        answer = await attempt();
+      } catch (error) {
+        if (i === tries || !(error instanceof PaymentProviderError)) throw error;
+        continue;
+      }
+      if (answer.status < 500) break;
     }
+    if (!answer) throw new PaymentProviderError('the payment provider could not be reached');
     if (answer.status === 401) {
       // The token was revoked or expired early: fetch a new one once.
       this.token = null;
