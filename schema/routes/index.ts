@@ -9,6 +9,7 @@ import { partyRoutes } from './party-routes';
 import { serversRoutes } from './servers-routes';
 import { adminRoutes } from './admin-routes';
 import { mapsRoutes } from './maps-routes';
+import { premiumRoutes } from './premium-routes';
 
 /** Every route the server registers; the OpenAPI document is built from this list. */
 export const allRoutes: RouteContract[] = [
@@ -23,4 +24,5 @@ export const allRoutes: RouteContract[] = [
   ...Object.values(serversRoutes),
   ...Object.values(adminRoutes),
   ...Object.values(mapsRoutes),
+  ...Object.values(premiumRoutes),
 ];
