@@ -112,7 +112,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     cleanups.unshift(() => sockets.close());
     const maps = new MapCatalog([builtInMaps]);
     const engines = await startLobbyServices({
-      db, live, users, clock, logger, broadcast: sockets.broadcast, publicCache: publicReads.cache, maps,
+      db, live, users, clock, logger, broadcast: sockets.broadcast, publicCache: publicReads.cache, maps, earning: config.points.earning,
     });
     // Before the socket server and the stores close: the deadline worker stops first.
     cleanups.unshift(() => engines.close());

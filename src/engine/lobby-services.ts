@@ -3,6 +3,7 @@ import { LobbyRecordRepository } from '../db/lobby-record-repository';
 import { MatchRepository } from '../db/match-repository';
 import type { EmSource } from '../db/orm';
 import type { UsersRepository } from '../db/users-repository';
+import type { EarningRates } from '../domain/points/match-earnings';
 import { DomainError } from '../domain/domain-error';
 import type { LiveStore } from '../live/live-store';
 import { startDeadlineWorker } from './deadline-worker';
@@ -25,6 +26,8 @@ export interface LobbyServicesInput {
   publicCache: { invalidate(...topics: string[]): void };
   /** Maps a lobby's map pool may use. */
   maps?: { names(): Promise<readonly string[]> };
+  /** Points a reported match pays (configuration). */
+  earning?: EarningRates;
   /** How often the deadline worker polls (default 250 ms). */
   pollMs?: number;
 }
@@ -32,6 +35,8 @@ export interface LobbyServicesInput {
 export interface LobbyServices {
   lobbies: LobbyEngine;
   parties: PartyEngine;
+  /** Drops a public-read topic in every instance (other areas' changes: points...). */
+  invalidate(topic: string): void;
   /** Stops the worker and the cache listener; call before the stores close. */
   close(): Promise<void>;
 }
@@ -49,7 +54,7 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
   const lobbies = new LobbyEngine({
     live,
     records: new LobbyRecordRepository(db),
-    matches: new MatchRepository(db),
+    matches: new MatchRepository(db, input.earning),
     bans,
     unrecorded: unrecordedLobbiesIn(db),
     broadcast: input.broadcast,
@@ -88,6 +93,7 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
   return {
     lobbies,
     parties,
+    invalidate: (topic) => invalidation.invalidate(topic),
     async close() {
       await worker.stop();
       await lobbies.idle();
