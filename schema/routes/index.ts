@@ -7,6 +7,7 @@ import { usersRoutes } from './users-routes';
 import { lobbyCommandRoutes, lobbyRoutes } from './lobby-routes';
 import { partyRoutes } from './party-routes';
 import { serversRoutes } from './servers-routes';
+import { mapsRoutes } from './maps-routes';
 
 /** Every route the server registers; the OpenAPI document is built from this list. */
 export const allRoutes: RouteContract[] = [
@@ -19,4 +20,5 @@ export const allRoutes: RouteContract[] = [
   ...Object.values(lobbyCommandRoutes),
   ...Object.values(partyRoutes),
   ...Object.values(serversRoutes),
+  ...Object.values(mapsRoutes),
 ];

@@ -25,6 +25,8 @@ describe('migrations', () => {
       'bans',
       'changelog_entries',
       'lobby_records',
+      'lobby_server_logs',
+      'maps',
       'match_players',
       'matches',
       'mikro_orm_migrations',
@@ -33,6 +35,9 @@ describe('migrations', () => {
       'point_rewards',
       'point_transactions',
       'premium_grants',
+      'server_rcon_audit',
+      'server_reservations',
+      'server_status_log',
       'users',
     ]);
   });

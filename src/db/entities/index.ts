@@ -1,3 +1,4 @@
+// One line per entity file, here and in the list below: areas add theirs without touching others'.
 import { AdminAudit } from './admin-audit';
 import { Announcement } from './announcement';
 import { ApiKey } from './api-key';
@@ -12,9 +13,14 @@ import { PointRedemption } from './point-redemption';
 import { PointReward } from './point-reward';
 import { PointTransaction } from './point-transaction';
 import { PremiumGrant } from './premium-grant';
+import { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog } from './server-reservation';
+import { UploadedMap } from './uploaded-map';
 import { User } from './user';
 
-export { AdminAudit, Announcement, ApiKey, ApiKeyAudit, Ban, ChangelogEntry, LobbyRecord, Match, MatchPlayer, PointBalance, PointRedemption, PointReward, PointTransaction, PremiumGrant, User };
+export { Announcement, ApiKey, ApiKeyAudit, Ban, ChangelogEntry, LobbyRecord, Match, MatchPlayer, PremiumGrant, User };
+export { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog };
+export { UploadedMap };
+export { AdminAudit, PointBalance, PointRedemption, PointReward, PointTransaction };
 
 /** Every entity, listed by hand: folder discovery is not used (it breaks on Node 20). */
 export const entities = [
@@ -28,6 +34,11 @@ export const entities = [
   PremiumGrant,
   Ban,
   LobbyRecord,
+  ServerReservation,
+  ServerStatusLog,
+  ServerRconAudit,
+  LobbyServerLog,
+  UploadedMap,
   PointBalance,
   PointReward,
   PointRedemption,
