@@ -6,6 +6,7 @@ import { keysRoutes } from './keys-routes';
 import { usersRoutes } from './users-routes';
 import { lobbyCommandRoutes, lobbyRoutes } from './lobby-routes';
 import { partyRoutes } from './party-routes';
+import { pointsRoutes } from './points-routes';
 import { serversRoutes } from './servers-routes';
 import { mapsRoutes } from './maps-routes';
 
@@ -21,4 +22,5 @@ export const allRoutes: RouteContract[] = [
   ...Object.values(partyRoutes),
   ...Object.values(serversRoutes),
   ...Object.values(mapsRoutes),
+  ...Object.values(pointsRoutes),
 ];
