@@ -6,6 +6,7 @@ import { keysRoutes } from './keys-routes';
 import { usersRoutes } from './users-routes';
 import { lobbyCommandRoutes, lobbyRoutes } from './lobby-routes';
 import { partyRoutes } from './party-routes';
+import { pointsRoutes } from './points-routes';
 import { serversRoutes } from './servers-routes';
 import { adminRoutes } from './admin-routes';
 import { mapsRoutes } from './maps-routes';
@@ -25,4 +26,5 @@ export const allRoutes: RouteContract[] = [
   ...Object.values(adminRoutes),
   ...Object.values(mapsRoutes),
   ...Object.values(premiumRoutes),
+  ...Object.values(pointsRoutes),
 ];
