@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { describeIssues, echo } from '../../schema/issue-message';
+import { describeIssues, echo, nulCharacterAt } from '../../schema/issue-message';
 import { invalid } from '../domain/domain-error';
 import type { LobbyCommand } from '../domain/lobby';
 import type { Caller } from '../identity/caller';
@@ -72,6 +72,8 @@ export const isLobbyCommandName = (type: unknown): type is LobbyCommandName =>
 
 /** The 400 message names the field, as the REST body parser's does. */
 function parseBody(schema: v.GenericSchema, input: unknown): unknown {
+  const nul = nulCharacterAt(input);
+  if (nul !== null) throw invalid(`${nul || 'body'}: must not contain NUL characters`);
   const result = v.safeParse(schema, input ?? {});
   if (result.success) return result.output;
   throw invalid(describeIssues(result.issues, 'body'));
