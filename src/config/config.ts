@@ -86,7 +86,8 @@ const EnvSchema = v.object({
   ),
   SEED_DEMO_DATA: v.optional(v.picklist(['auto', 'never'], 'SEED_DEMO_DATA must be auto or never'), 'auto'),
   REDIS_TIMEOUT_MS: milliseconds('REDIS_TIMEOUT_MS', '1000'),
-  DATABASE_TIMEOUT_MS: milliseconds('DATABASE_TIMEOUT_MS', '3000'),
+  // Unset: 3 s for a database server, longer for embedded PGlite (see openDatabase).
+  DATABASE_TIMEOUT_MS: v.optional(v.pipe(v.string(), v.regex(/^\d{2,7}$/, 'DATABASE_TIMEOUT_MS must be a whole number of milliseconds (10 or more)'), v.transform(Number), v.minValue(10, 'DATABASE_TIMEOUT_MS must be at least 10'))),
   SHUTDOWN_DRAIN_MS: milliseconds('SHUTDOWN_DRAIN_MS', '10000'),
   DEADLINE_LEASE_MS: milliseconds('DEADLINE_LEASE_MS', '10000'),
   LOG_LEVEL: v.optional(
@@ -125,7 +126,8 @@ export interface Config {
   /** How long one live-store call may wait for Redis before it answers 503. */
   redisTimeoutMs: number;
   /** Bound on connecting to Postgres and on one statement; past it the request answers 503. */
-  databaseTimeoutMs: number;
+  /** Undefined: the default of the database's kind. */
+  databaseTimeoutMs: number | undefined;
   /** How long a SIGTERM waits for requests in flight before answering the rest 503 and exiting. */
   shutdownDrainMs: number;
   /** How long a claimed deadline is its worker's before another instance may run it. */
