@@ -35,6 +35,12 @@ import { lobbyRouter } from '../rest/routes/lobby-routes';
 import { partyRouter } from '../rest/routes/party-routes';
 import { serversRouter } from '../rest/routes/servers-routes';
 import { builtInMaps, MapCatalog } from './maps/map-catalog';
+import { MapLibrary } from './maps/map-library';
+import { MapRepository } from './db/map-repository';
+import { openMapStore } from './maps/open-map-store';
+import { UploadTempFiles } from './maps/upload-temp-files';
+import { mapsRouter } from '../rest/routes/maps-routes';
+import { installMapUploadRoute } from '../rest/routes/map-upload-route';
 
 export interface ServerOptions {
   config: Config;
@@ -110,7 +116,21 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       publicUrl: config.publicUrl,
     });
     cleanups.unshift(() => sockets.close());
-    const maps = new MapCatalog([builtInMaps]);
+    const mapStorage = await openMapStore(config);
+    const mapLibrary = new MapLibrary({
+      repo: new MapRepository(db),
+      store: mapStorage.store,
+      temps: new UploadTempFiles(mapStorage.tempDir),
+      premium: identity.premium,
+      clock,
+      logger,
+    });
+    await mapLibrary.start();
+    cleanups.unshift(async () => {
+      mapLibrary.close();
+      mapStorage.close();
+    });
+    const maps = new MapCatalog([builtInMaps, mapLibrary]);
     const engines = await startLobbyServices({
       db, live, users, clock, logger, broadcast: sockets.broadcast, publicCache: publicReads.cache, maps,
     });
@@ -134,6 +154,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
     const anonymous = async () => null;
     const inFlight = new InFlight();
+    // The streamed upload is its own native route, registered before the 1 MB guard refuses big bodies.
+    installMapUploadRoute(uws, {
+      library: mapLibrary,
+      authenticate: identity.authenticate,
+      onError: (error) => logger.error({ err: error }, 'map upload failed'),
+    });
     installBodySizeGuard(uws);
     if (options.rawPublicRoutes !== false) {
       installRawPublicRoutes(uws, publicReads, (error) => logger.error({ err: error }, 'public read failed'));
@@ -149,6 +175,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         lobbyRouter(engines.lobbies, identity.authenticate),
         partyRouter(engines.parties, identity.authenticate, identity.authenticator.optionalSession),
         serversRouter(maps, anonymous),
+        mapsRouter(mapLibrary, identity.authenticate),
         // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.
         identityRoutes.last,
       ],
