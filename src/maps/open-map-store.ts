@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import type { Config } from '../config/config';
 import { DirectoryMapStore } from './directory-map-store';
 import type { MapStore } from './map-store';
-import { S3MapStore } from './s3-map-store';
 
 /** The configured map store, and where uploads stream before they are checked. */
 export async function openMapStore(config: Pick<Config, 'dataDir' | 'mapStorage'>): Promise<{ store: MapStore; tempDir: string; close(): void }> {
@@ -10,6 +9,8 @@ export async function openMapStore(config: Pick<Config, 'dataDir' | 'mapStorage'
   // A subdirectory of the directory store's own, so moving a checked upload in is one rename.
   const tempDir = join(root, '.incoming');
   if (config.mapStorage.kind === 's3') {
+    // Loaded only when configured: the AWS SDK is several MB of memory a directory store never needs.
+    const { S3MapStore } = await import('./s3-map-store');
     const store = new S3MapStore(config.mapStorage);
     return { store, tempDir, close: () => store.close() };
   }
