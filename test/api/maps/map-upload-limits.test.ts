@@ -37,6 +37,16 @@ async function memoryOf(pid: number): Promise<{ peakMiB: number; nowMiB: number 
 
 const temporaries = () => readdir(join(dataDir, 'maps', '.incoming')).catch(() => [] as string[]);
 
+/** Sends 20 of 40 MiB and stops sending, once the server holds a processing row and a temporary file for it. */
+async function halfAnUpload(name: string) {
+  const upload = streamUpload(server.url, { cookie }, { fileName: `${name}.bsp`, fileBytes: 40 * MiB, chunked: false, stopAfter: 20 * MiB });
+  await vi.waitFor(async () => {
+    expect(await mapRows(database.db, name)).toEqual([expect.objectContaining({ status: 'processing' })]);
+    expect(await temporaries()).toHaveLength(1);
+  }, { timeout: 20_000, interval: 50 });
+  return upload;
+}
+
 beforeAll(async () => {
   provider = await startFakeSteamOpenId();
   database = await createTestDatabase();
@@ -92,11 +102,7 @@ describe('an upload over 95 MiB', () => {
 
 describe('a client that disconnects halfway', () => {
   it('leaves no file and a rejected row', async () => {
-    const upload = streamUpload(server.url, { cookie }, { fileName: 'cp_gone_halfway.bsp', fileBytes: 40 * MiB, chunked: false, stopAfter: 20 * MiB });
-    await vi.waitFor(async () => {
-      expect(await mapRows(database.db, 'cp_gone_halfway')).toEqual([expect.objectContaining({ status: 'processing' })]);
-      expect(await temporaries()).toHaveLength(1);
-    }, { timeout: 20_000, interval: 50 });
+    const upload = await halfAnUpload('cp_gone_halfway');
     upload.req.destroy();
     await vi.waitFor(async () => {
       expect(await mapRows(database.db, 'cp_gone_halfway')).toEqual([expect.objectContaining({ status: 'rejected', rejection_reason: 'the client disconnected mid-upload' })]);
@@ -107,11 +113,7 @@ describe('a client that disconnects halfway', () => {
 
 describe('a server killed mid-upload', () => {
   it('leaves nothing behind once it starts again', async () => {
-    const upload = streamUpload(server.url, { cookie }, { fileName: 'cp_server_crash.bsp', fileBytes: 40 * MiB, chunked: false, stopAfter: 20 * MiB });
-    await vi.waitFor(async () => {
-      expect(await mapRows(database.db, 'cp_server_crash')).toEqual([expect.objectContaining({ status: 'processing' })]);
-      expect(await temporaries()).toHaveLength(1);
-    }, { timeout: 20_000, interval: 50 });
+    const upload = await halfAnUpload('cp_server_crash');
     await server.stop('SIGKILL');
     upload.req.destroy();
     expect(await temporaries()).toHaveLength(1);
