@@ -31,11 +31,11 @@ export interface StreamedUpload {
 export function streamUpload(
   url: string,
   headers: Record<string, string>,
-  options: { fileName: string; fileBytes: number; chunked: boolean; stopAfter?: number },
+  options: { fileName: string; fileBytes: number; chunked: boolean; stopAfter?: number; revision?: number; path?: string },
 ): StreamedUpload {
   const { head, tail } = multipartEnvelope(options.fileName);
-  const header = buildBsp({ padding: 0 });
-  const target = new URL('/api/maps/upload', url);
+  const header = buildBsp({ padding: 0, revision: options.revision });
+  const target = new URL(options.path ?? '/api/maps/upload', url);
   const req = request({
     host: target.hostname,
     port: target.port,
