@@ -1,10 +1,22 @@
-import { readFile } from 'node:fs/promises';
+import { execFile, execFileSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServerWithLogin, type TestServerWithLogin } from '../../support/login';
 import { buildBsp } from '../../support/bsp-file';
 import { call, grantPremium, issueKey, setAdmin } from '../identity/identity-fixtures';
 import { catalog, deleteMap, filesOnDisk, listMaps, mapRows, uploadMap, type Credential } from './maps-client';
+
+const run = promisify(execFile);
+function curlInstalled(): boolean {
+  try {
+    execFileSync('curl', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const MEMBER = '76561198000001301';
 const OTHER_MEMBER = '76561198000001302';
@@ -202,5 +214,21 @@ describe('deleting a map', () => {
     const entry = await (await uploadMap(server, member, 'cp_reused_name.bsp', buildBsp({ revision: 404 }))).json();
     expect((await deleteMap(server, member, entry.id)).status).toBe(204);
     expect((await uploadMap(server, otherMember, 'cp_reused_name.bsp', buildBsp({ revision: 405 }))).status).toBe(201);
+  });
+});
+
+describe('curl, as the README shows it', () => {
+  it.runIf(curlInstalled())('uploads a 3 MB map with a premium key (Expect: 100-continue and all)', async () => {
+    const key = await issueKey(server, member.cookie!, 'premium', { label: 'curl' });
+    const bytes = buildBsp({ revision: 601, padding: 3_000_000 });
+    const path = join(dataDir, 'cp_from_curl.bsp');
+    await writeFile(path, bytes);
+    const { stdout } = await run('curl', [
+      '-sS', '-w', '\\n%{http_code}', '-H', `Authorization: Bearer ${key.raw}`,
+      '-F', `file=@${path}`, '-F', 'display_name=From curl', `${server.url}/api/maps/upload`,
+    ]);
+    const [body, status] = stdout.trim().split('\n');
+    expect(status).toBe('201');
+    expect(JSON.parse(body)).toMatchObject({ name: 'cp_from_curl', display_name: 'From curl', size_bytes: bytes.length });
   });
 });
