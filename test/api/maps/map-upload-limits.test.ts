@@ -111,6 +111,24 @@ describe('a client that disconnects halfway', () => {
   }, 40_000);
 });
 
+describe('two instances sharing Postgres', () => {
+  it('give one 201 and one 409 to concurrent uploads of one name, one to each', async () => {
+    const otherDir = await mkdtemp(join(tmpdir(), 'league-maps-other-'));
+    const other = await startServerProcess({ ...env, DATA_DIR: otherDir }, 90_000);
+    try {
+      const otherCookie = (await loginAs(other, provider, ADMIN)).cookie;
+      const send = (url: string, cookie: string, revision: number) =>
+        streamUpload(url, { cookie }, { fileName: 'cp_two_instances.bsp', fileBytes: 8 * MiB, chunked: false, revision }).response;
+      const answers = await Promise.all([send(server.url, cookie, 701), send(other.url, otherCookie, 702)]);
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
+      expect((await mapRows(database.db, 'cp_two_instances')).filter((r) => r.status === 'active')).toHaveLength(1);
+    } finally {
+      await other.stop();
+      await rm(otherDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
 describe('a server killed mid-upload', () => {
   it('leaves nothing behind once it starts again', async () => {
     const upload = await halfAnUpload('cp_server_crash');
@@ -123,6 +141,6 @@ describe('a server killed mid-upload', () => {
     expect(await mapRows(database.db, 'cp_server_crash')).toEqual([
       expect.objectContaining({ status: 'rejected', rejection_reason: 'the upload was interrupted (the server stopped)' }),
     ]);
-    expect((await readdir(join(dataDir, 'maps'))).filter((f) => f.endsWith('.bsp'))).toEqual([]);
+    expect((await readdir(join(dataDir, 'maps'))).filter((f) => f.endsWith('-cp_server_crash.bsp'))).toEqual([]);
   }, 120_000);
 });
