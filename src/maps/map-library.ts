@@ -45,7 +45,8 @@ export class MapLibrary implements MapSource {
   /** Cleans what a crashed run left (temporary files, `processing` rows), then keeps doing so now and then. */
   async start(): Promise<void> {
     await this.deps.temps.open();
-    await this.sweep();
+    // A store that is down at start-up must not keep the server down: the next sweep retries.
+    await this.sweep().catch((error: unknown) => this.deps.logger.warn({ err: error }, 'map upload sweep failed'));
     this.sweeping = setInterval(() => {
       this.sweep().catch((error: unknown) => this.deps.logger.warn({ err: error }, 'map upload sweep failed'));
     }, SWEEP_EVERY_MS);

@@ -96,6 +96,22 @@ describe('uploading a map', () => {
     expect(keys.find((k) => k.id === key.id)!.audit).toContainEqual(expect.objectContaining({ endpoint: '/api/maps/upload', method: 'POST', status: 201 }));
   });
 
+  it('refuses a premium key over its rate limit with 429 before reading the file', async () => {
+    const key = await issueKey(server, member.cookie!, 'premium', { label: 'busy bot' });
+    for (let i = 0; i < 60; i++) expect((await call(server, '/api/premium/api-keys/current', { bearer: key.raw })).status).toBe(200);
+    const response = await uploadMap(server, { bearer: key.raw }, 'cp_rate_limited.bsp', buildBsp({ revision: 107 }));
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(await mapRows(server.server.db, 'cp_rate_limited')).toEqual([]);
+  });
+
+  it('is shown in the OpenAPI document as a multipart/form-data upload', async () => {
+    const document = await (await fetch(`${server.url}/openapi.json`)).json();
+    const upload = document.paths['/api/maps/upload'].post;
+    expect(Object.keys(upload.requestBody.content)).toEqual(['multipart/form-data']);
+    expect(Object.keys(upload.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '409', '413', '429']));
+  });
+
   it('lets an admin without premium upload', async () => {
     const response = await uploadMap(server, admin, 'cp_admin_map.bsp', buildBsp({ revision: 105 }));
     expect(response.status).toBe(201);
