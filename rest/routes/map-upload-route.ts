@@ -130,10 +130,12 @@ export function installMapUploadRoute(app: UwsApp, deps: MapUploadRouteDeps): vo
       if (!(headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')) {
         throw new HttpError(400, 'the upload must be multipart/form-data with a `file` part');
       }
-      const parser = busboy({
-        headers,
-        limits: { files: 1, fields: 4, parts: 5, fieldSize: 1024, headerPairs: 20 },
-      });
+      let parser: busboy.Busboy;
+      try {
+        parser = busboy({ headers, limits: { files: 1, fields: 4, parts: 5, fieldSize: 1024, headerPairs: 20 } });
+      } catch (error) {
+        throw new HttpError(400, `malformed multipart content-type: ${(error as Error).message}`);
+      }
       let fileSeen = false;
       let displayName: unknown;
       parser.on('file', (field, stream, info) => {

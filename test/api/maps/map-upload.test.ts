@@ -169,6 +169,12 @@ describe('a file that is not a playable map', () => {
     expect((await response.json()).error).toContain('file');
   });
 
+  it('is refused with 400 when the multipart content type has no boundary', async () => {
+    const response = await fetch(`${server.url}/api/maps/upload`, { method: 'POST', headers: { cookie: member.cookie!, 'content-type': 'multipart/form-data' }, body: 'x' });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error).toContain('multipart');
+  });
+
   it('is refused with 400 when the body is not multipart', async () => {
     const response = await fetch(`${server.url}/api/maps/upload`, { method: 'POST', headers: { cookie: member.cookie!, 'content-type': 'application/octet-stream' }, body: new Uint8Array(buildBsp()) });
     expect(response.status).toBe(400);
