@@ -140,8 +140,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       logger,
     });
     await mapLibrary.start();
+    // Runs before the database closes: uploads cut short by the shutdown are rejected, not left processing.
     cleanups.unshift(async () => {
-      mapLibrary.close();
+      await mapLibrary.close();
       mapStorage.close();
     });
     const maps = new MapCatalog([builtInMaps, mapLibrary]);

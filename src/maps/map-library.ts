@@ -33,7 +33,8 @@ export interface MapLibraryDeps {
  * since the catalog asks the database each time.
  */
 export class MapLibrary implements MapSource {
-  private readonly running = new Set<string>();
+  /** Uploads of this process by their ref: the sweep leaves them alone, and a shutdown ends them. */
+  private readonly running = new Map<string, MapUpload | null>();
   private sweeping: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: MapLibraryDeps) {}
@@ -53,17 +54,20 @@ export class MapLibrary implements MapSource {
     this.sweeping.unref();
   }
 
-  close(): void {
+  /** Stops the sweep and ends uploads still streaming (temporary file removed, row rejected) while the database is open. */
+  async close(): Promise<void> {
     clearInterval(this.sweeping);
+    const open = [...this.running.values()].filter((upload): upload is MapUpload => upload !== null);
+    await Promise.all(open.map((upload) => upload.abort('the server shut down during the upload')));
   }
 
   async sweep(): Promise<{ files: number; rows: number }> {
     const now = this.deps.clock();
-    const files = await this.deps.temps.sweep(Date.now(), ORPHAN_AGE_MS, this.running);
+    const files = await this.deps.temps.sweep(Date.now(), ORPHAN_AGE_MS, new Set(this.running.keys()));
     let rows = 0;
     for (const map of await this.deps.repo.listProcessing()) {
       const ref = map.uploadRef ?? '';
-      if (!this.deps.temps.isOrphan(ref, now - map.createdAt.getTime(), ORPHAN_AGE_MS, this.running)) continue;
+      if (!this.deps.temps.isOrphan(ref, now - map.createdAt.getTime(), ORPHAN_AGE_MS, new Set(this.running.keys()))) continue;
       if (await this.deps.repo.reject(map.id, 'the upload was interrupted (the server stopped)')) rows++;
       // It may have got as far as the store before the process died.
       await this.deps.store.delete(mapStoreKey(map));
@@ -109,10 +113,12 @@ export class MapLibrary implements MapSource {
       const what = claim.holder.status === 'active' ? 'is already active' : 'is being uploaded right now';
       throw conflict(`a map named "${parsed.name}" ${what} (id ${claim.holder.id})`);
     }
-    this.running.add(ref);
+    this.running.set(ref, null);
     const settled = (done: string) => this.running.delete(done);
     try {
-      return await MapUpload.start({ repo: this.deps.repo, store: this.deps.store, logger: this.deps.logger, maxBytes: this.maxBytes, settled }, claim.map, ref, path);
+      const upload = await MapUpload.start({ repo: this.deps.repo, store: this.deps.store, logger: this.deps.logger, maxBytes: this.maxBytes, settled }, claim.map, ref, path);
+      this.running.set(ref, upload);
+      return upload;
     } catch (error) {
       settled(ref);
       await this.deps.repo.reject(claim.map.id, 'the upload could not be started');

@@ -129,6 +129,20 @@ describe('two instances sharing Postgres', () => {
   }, 120_000);
 });
 
+describe('a server stopped (SIGTERM) mid-upload', () => {
+  it('rejects the upload and removes its file before it exits', async () => {
+    const upload = await halfAnUpload('cp_server_stopped');
+    expect(await server.stop('SIGTERM')).toBe(0);
+    upload.req.destroy();
+    expect(await temporaries()).toEqual([]);
+    expect(await mapRows(database.db, 'cp_server_stopped')).toEqual([
+      expect.objectContaining({ status: 'rejected', rejection_reason: 'the server shut down during the upload' }),
+    ]);
+    server = await start();
+    cookie = (await loginAs(server, provider, ADMIN)).cookie;
+  }, 120_000);
+});
+
 describe('a server killed mid-upload', () => {
   it('leaves nothing behind once it starts again', async () => {
     const upload = await halfAnUpload('cp_server_crash');
