@@ -8,6 +8,7 @@ const STATUS_OF: Record<DomainErrorKind, number> = {
   not_found: 404,
   conflict: 409,
   gone: 410,
+  upstream_timeout: 504,
 };
 
 export function statusOfDomainError(error: DomainError): number {

@@ -35,6 +35,9 @@ import { lobbyRouter } from '../rest/routes/lobby-routes';
 import { partyRouter } from '../rest/routes/party-routes';
 import { serversRouter } from '../rest/routes/servers-routes';
 import { builtInMaps, MapCatalog } from './maps/map-catalog';
+import { startServerServices, type ServerServices } from './servers/server-services';
+import type { CloudProvider } from './servers/cloud-provider';
+import type { LifecycleTiming } from './servers/reservation-lifecycle';
 
 export interface ServerOptions {
   config: Config;
@@ -42,6 +45,9 @@ export interface ServerOptions {
   clock?: () => number;
   /** Serve the hot public reads from native uWS routes (default); off only to measure the difference. */
   rawPublicRoutes?: boolean;
+  /** A cloud host driver other than the configured one, and faster lifecycle timing (tests). */
+  serverProvider?: CloudProvider;
+  serverTiming?: Partial<LifecycleTiming>;
 }
 
 export interface RunningServer {
@@ -50,6 +56,7 @@ export interface RunningServer {
   logger: Logger;
   db: Database;
   live: LiveStore;
+  servers: ServerServices;
   /** Stops accepting, lets in-flight requests answer, closes sockets, flushes, closes stores. */
   close(): Promise<void>;
 }
@@ -116,6 +123,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     // Before the socket server and the stores close: the deadline worker stops first.
     cleanups.unshift(() => engines.close());
+    let selfUrl = config.publicUrl;
+    const servers = await startServerServices({
+      config, db, live, maps, clock, logger, selfUrl: () => selfUrl,
+      provider: options.serverProvider, timing: options.serverTiming,
+    });
+    cleanups.unshift(() => servers.close());
     const isTrustedProxy = trustedProxyMatcher(config.trustProxy);
     sockets.serve({
       lobbies: engines.lobbies,
@@ -148,7 +161,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         ...identityRoutes.routers,
         lobbyRouter(engines.lobbies, identity.authenticate),
         partyRouter(engines.parties, identity.authenticate, identity.authenticator.optionalSession),
-        serversRouter(maps, anonymous),
+        serversRouter(maps, servers.reservations, identity.authenticate),
         // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.
         identityRoutes.last,
       ],
@@ -156,6 +169,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
     const listening = await listen(uws, config.host, config.port);
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${listening.port}`;
+    selfUrl = url;
     logger.info({ url, database: db.kind, liveStore: live.kind }, 'listening');
 
     let closing: Promise<void> | undefined;
@@ -165,6 +179,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       logger,
       db,
       live,
+      servers,
       close: () =>
         (closing ??= (async () => {
           listening.stopAccepting();

@@ -49,6 +49,15 @@ const EnvSchema = v.object({
     v.pipe(v.string(), v.regex(/^[0-9a-fA-F:.,/\s]*$/, 'TRUST_PROXY must be comma-separated addresses or CIDR ranges')),
     '',
   ),
+  CLOUD_PROVIDER: v.optional(v.picklist(['local', 'hetzner'], 'CLOUD_PROVIDER must be local or hetzner'), 'local'),
+  SERVER_REGION_CAPACITY: v.optional(
+    v.pipe(v.string(), v.regex(/^\d{1,4}$/, 'SERVER_REGION_CAPACITY must be a whole number'), v.transform(Number), v.minValue(1, 'SERVER_REGION_CAPACITY must be at least 1')),
+    '8',
+  ),
+  HETZNER_API_URL: urlWithDefault('HETZNER_API_URL', 'https://api.hetzner.cloud/v1'),
+  HETZNER_API_TOKEN: optionalText,
+  HETZNER_IMAGE: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)), 'tf2-server'),
+  HETZNER_SERVER_TYPE: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)), 'cpx21'),
   SEED_DEMO_DATA: v.optional(v.picklist(['auto', 'never'], 'SEED_DEMO_DATA must be auto or never'), 'auto'),
   LOG_LEVEL: v.optional(
     v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'),
@@ -77,6 +86,13 @@ export interface Config {
   discordUrls: { authorizeUrl: string; tokenUrl: string; apiUrl: string };
   paypal: { clientId: string | undefined; clientSecret: string | undefined; apiUrl: string };
   trustProxy: string[];
+  /** Where reserved game servers run: simulators on this host, or Hetzner Cloud. */
+  servers: {
+    provider: 'local' | 'hetzner';
+    /** Servers a region runs at once, reservations of every tier together. */
+    regionCapacity: number;
+    hetzner: { apiUrl: string; token: string | undefined; image: string; serverType: string };
+  };
   seedDemoData: boolean;
   logLevel: Env['LOG_LEVEL'];
 }
@@ -113,6 +129,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const missing = e.DISCORD_CLIENT_ID ? 'DISCORD_CLIENT_SECRET' : 'DISCORD_CLIENT_ID';
     throw new ConfigError(missing, `invalid configuration: ${missing}: set both DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET, or neither`);
   }
+  if (e.CLOUD_PROVIDER === 'hetzner' && !e.HETZNER_API_TOKEN) {
+    throw new ConfigError('HETZNER_API_TOKEN', 'invalid configuration: HETZNER_API_TOKEN: required when CLOUD_PROVIDER=hetzner');
+  }
   const discordUrls = { authorizeUrl: e.DISCORD_AUTHORIZE_URL, tokenUrl: e.DISCORD_TOKEN_URL, apiUrl: e.DISCORD_API_URL };
   return {
     nodeEnv: e.NODE_ENV,
@@ -134,6 +153,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     discordUrls,
     paypal: { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, apiUrl: e.PAYPAL_API_URL },
     trustProxy: e.TRUST_PROXY.split(',').map((s) => s.trim()).filter(Boolean),
+    servers: {
+      provider: e.CLOUD_PROVIDER,
+      regionCapacity: e.SERVER_REGION_CAPACITY,
+      hetzner: { apiUrl: e.HETZNER_API_URL.replace(/\/+$/, ''), token: e.HETZNER_API_TOKEN, image: e.HETZNER_IMAGE, serverType: e.HETZNER_SERVER_TYPE },
+    },
     seedDemoData: e.SEED_DEMO_DATA === 'auto',
     logLevel: e.LOG_LEVEL,
   };
