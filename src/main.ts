@@ -39,6 +39,9 @@ import { createAdmin } from './admin/admin-services';
 import { builtInMaps, MapCatalog } from './maps/map-catalog';
 import { startServerServices, type ServerServices } from './servers/server-services';
 import type { CloudProvider } from './servers/cloud-provider';
+import { reservationPins } from './servers/reservation-pins';
+import { ReservationRepository } from './servers/reservation-repository';
+import { lobbyServerRouter } from '../rest/routes/lobby-server-routes';
 import type { LifecycleTiming } from './servers/reservation-lifecycle';
 
 export interface ServerOptions {
@@ -122,13 +125,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const maps = new MapCatalog([builtInMaps]);
     const engines = await startLobbyServices({
       db, live, users, clock, logger, broadcast: sockets.broadcast, publicCache: publicReads.cache, maps,
+      reservations: reservationPins(new ReservationRepository(db)),
     });
     // Before the socket server and the stores close: the deadline worker stops first.
     cleanups.unshift(() => engines.close());
     let selfUrl = config.publicUrl;
     const servers = await startServerServices({
       config, db, live, maps, clock, logger, selfUrl: () => selfUrl,
-      provider: options.serverProvider, timing: options.serverTiming,
+      provider: options.serverProvider, timing: options.serverTiming, lobbies: engines.lobbies,
     });
     cleanups.unshift(() => servers.close());
     const admin = createAdmin({ db, users, lobbies: engines.lobbies, invalidate: engines.invalidate, clock });
@@ -165,6 +169,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         lobbyRouter(engines.lobbies, identity.authenticate),
         partyRouter(engines.parties, identity.authenticate, identity.authenticator.optionalSession),
         serversRouter(maps, servers.reservations, identity.authenticate),
+        lobbyServerRouter(servers.lobbyServer, servers.plugins, identity.authenticate),
         adminRouter({ authenticate: identity.authenticate, users, ...admin }),
         // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.
         identityRoutes.last,

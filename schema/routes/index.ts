@@ -7,6 +7,8 @@ import { usersRoutes } from './users-routes';
 import { lobbyCommandRoutes, lobbyRoutes } from './lobby-routes';
 import { partyRoutes } from './party-routes';
 import { serversRoutes } from './servers-routes';
+import { serverPluginRoutes } from './server-plugin-routes';
+import { lobbyServerRoutes } from './lobby-server-routes';
 import { adminRoutes } from './admin-routes';
 import { mapsRoutes } from './maps-routes';
 
@@ -21,6 +23,8 @@ export const allRoutes: RouteContract[] = [
   ...Object.values(lobbyCommandRoutes),
   ...Object.values(partyRoutes),
   ...Object.values(serversRoutes),
+  ...Object.values(serverPluginRoutes),
+  ...Object.values(lobbyServerRoutes),
   ...Object.values(adminRoutes),
   ...Object.values(mapsRoutes),
 ];

@@ -98,7 +98,7 @@ export class ReservationRepository {
       await em.execute('select pg_advisory_xact_lock(?, hashtext(?))', [REGION_LOCK, record.region]);
       const others = (await this.bookings(em, record.region, record.endsAt, endsAt)).filter((b) => b.id !== id);
       if (!hasRoom(others, { startsAt: record.endsAt, endsAt }, capacity)) return 'region_full' as const;
-      const [row] = await em.execute('update server_reservations set ends_at = ? where id = ? returning *', [new Date(endsAt), id]);
+      const [row] = await em.execute('update server_reservations set ends_at = ?, warned_at = null where id = ? returning *', [new Date(endsAt), id]);
       return toReservationRecord(row);
     });
   }
@@ -126,6 +126,10 @@ export class ReservationRepository {
     if (!sets) return this.byId(id);
     const rows = await this.db.em().execute(`update server_reservations set ${sets.slice(2)} where id = ? and status = ? returning *`, [...values, id, status]);
     return rows[0] ? toReservationRecord(rows[0]) : null;
+  }
+
+  async setLobby(id: number, code: string): Promise<void> {
+    await this.db.em().execute('update server_reservations set lobby_code = ? where id = ?', [code, id]);
   }
 
   async byId(id: number): Promise<ReservationRecord | null> {

@@ -11,6 +11,11 @@ import { LocalProvider } from './local-provider';
 import { LIFECYCLE_QUEUE, ReservationLifecycle, type LifecycleTiming } from './reservation-lifecycle';
 import { ReservationRepository } from './reservation-repository';
 import { ReservationService } from './reservation-service';
+import { LobbyLogRepository } from './lobby-log-repository';
+import { LOG_TIMEOUT_QUEUE, LobbyServerService } from './lobby-server-service';
+import { PluginService } from './plugin-service';
+import type { LobbyDetail } from '../../schema/lobby';
+import { startLobbyFeed } from '../engine/lobby-broadcast';
 
 export interface ServerServicesDeps {
   config: Config;
@@ -25,10 +30,15 @@ export interface ServerServicesDeps {
   provider?: CloudProvider;
   timing?: Partial<LifecycleTiming>;
   link?: GameServerLink;
+  /** The lobby engine's read of a lobby (pinned lobbies' rosters, hosts, votes). */
+  lobbies: { detail(code: string): Promise<LobbyDetail | null> };
 }
 
 export interface ServerServices {
   reservations: ReservationService;
+  lobbyServer: LobbyServerService;
+  plugins: PluginService;
+  logs: LobbyLogRepository;
   lifecycle: ReservationLifecycle;
   repo: ReservationRepository;
   provider: CloudProvider;
@@ -63,19 +73,36 @@ export async function startServerServices(deps: ServerServicesDeps): Promise<Ser
     wake,
     endNow: (record, reason) => lifecycle.end(record, reason),
   });
+  const logs = new LobbyLogRepository(db);
+  const lobbyServer = new LobbyServerService({
+    repo, logs, lobbies: deps.lobbies, link, clock, logger,
+    wakeLogTimeout: (code, uploadingAt, at) => live.schedule(LOG_TIMEOUT_QUEUE, `${code}|${uploadingAt}`, at),
+  });
+  const plugins = new PluginService({ repo, logs, lobbies: deps.lobbies, regionCapacity: deps.config.servers.regionCapacity, clock, wake });
+  // Every instance sees every lobby update; the log row's insert makes one of them configure.
+  const stopFeed = await startLobbyFeed(live, {
+    lobbyUpdated: (_code, _version, lobby) =>
+      void lobbyServer.lobbyUpdated(lobby).catch((error) => logger.error({ err: error, lobby: lobby.code }, 'setting up the game server failed')),
+    lobbyChat: () => undefined,
+    lobbiesChanged: () => undefined,
+  });
   // A wake-up lost with an in-process store (or a crash between steps) is found again here.
   for (const record of await repo.unfinished()) await wake(record.id, clock());
   const worker = startDeadlineWorker({
     live,
     clock,
-    queues: [{ queue: LIFECYCLE_QUEUE, run: (member) => lifecycle.step(Number(member)) }],
+    queues: [
+      { queue: LIFECYCLE_QUEUE, run: (member) => lifecycle.step(Number(member)) },
+      { queue: LOG_TIMEOUT_QUEUE, run: (member) => lobbyServer.logTimedOut(member) },
+    ],
     intervalMs: 200,
     retryMs: 2_000,
     onError: (error, queue, member) => logger.error({ err: error, queue, member }, 'server lifecycle step failed'),
   });
   return {
-    reservations, lifecycle, repo, provider, link,
+    reservations, lobbyServer, plugins, logs, lifecycle, repo, provider, link,
     async close() {
+      await stopFeed();
       await worker.stop();
       await provider.close();
     },
