@@ -32,14 +32,14 @@ export function publicRouter(reads: PublicReads, authenticate: Authenticate<unkn
   const router = Router();
   for (const [route, answer] of answers) {
     bindRoute(router, route, authenticate, async ({ params, query, res }) => {
-      send(res, await answer(reads, { params, query }));
+      sendCached(res, await answer(reads, { params, query }));
       return RESPONDED;
     });
   }
   return router;
 }
 
-function send(res: Response, answer: CachedAnswer): void {
+export function sendCached(res: Response, answer: CachedAnswer): void {
   res.status(answer.status).setHeader('Content-Type', 'application/json; charset=utf-8');
   if (answer.status === 200) res.setHeader('Cache-Control', CACHE_CONTROL);
   res.end(answer.bytes);

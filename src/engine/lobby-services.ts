@@ -3,6 +3,7 @@ import { LobbyRecordRepository } from '../db/lobby-record-repository';
 import { MatchRepository } from '../db/match-repository';
 import type { EmSource } from '../db/orm';
 import type { UsersRepository } from '../db/users-repository';
+import type { EarningRates } from '../domain/points/match-earnings';
 import { DomainError } from '../domain/domain-error';
 import type { LiveStore } from '../live/live-store';
 import { startDeadlineWorker } from './deadline-worker';
@@ -29,6 +30,8 @@ export interface LobbyServicesInput {
   maps?: { names(): Promise<readonly string[]> };
   /** Reservations a lobby can be pinned to (the servers area). */
   reservations?: ReservationPins;
+  /** Points a reported match pays (configuration). */
+  earning?: EarningRates;
   /** How often the deadline worker polls (default 250 ms). */
   pollMs?: number;
 }
@@ -56,7 +59,7 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
   const lobbies = new LobbyEngine({
     live,
     records: new LobbyRecordRepository(db),
-    matches: new MatchRepository(db),
+    matches: new MatchRepository(db, input.earning),
     bans,
     unrecorded: unrecordedLobbiesIn(db),
     clock,
