@@ -87,6 +87,10 @@ const EnvSchema = v.object({
   HETZNER_API_TOKEN: optionalText,
   HETZNER_IMAGE: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)), 'tf2-server'),
   HETZNER_SERVER_TYPE: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)), 'cpx21'),
+  HETZNER_GAME_PORT: v.optional(
+    v.pipe(v.string(), v.regex(/^\d{1,5}$/, 'HETZNER_GAME_PORT must be a port number'), v.transform(Number), v.minValue(1, 'HETZNER_GAME_PORT must be a port number'), v.maxValue(65535, 'HETZNER_GAME_PORT must be at most 65535')),
+    '27015',
+  ),
   POINTS_MATCH_PLAYED: pointsAmount('POINTS_MATCH_PLAYED', String(DEFAULT_EARNING_RATES.played)),
   POINTS_MATCH_WON: pointsAmount('POINTS_MATCH_WON', String(DEFAULT_EARNING_RATES.won)),
   POINTS_CUSTOM_AVATAR_COST: v.optional(
@@ -132,7 +136,7 @@ export interface Config {
     provider: 'local' | 'hetzner';
     /** Servers a region runs at once, reservations of every tier together. */
     regionCapacity: number;
-    hetzner: { apiUrl: string; token: string | undefined; image: string; serverType: string };
+    hetzner: { apiUrl: string; token: string | undefined; image: string; serverType: string; gamePort: number };
   };
   /** Points per reported match (`played`, and `won` on top for a win) and the price of a custom avatar. */
   points: { earning: { played: number; won: number }; customAvatarCost: number };
@@ -217,7 +221,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     servers: {
       provider: e.CLOUD_PROVIDER,
       regionCapacity: e.SERVER_REGION_CAPACITY,
-      hetzner: { apiUrl: e.HETZNER_API_URL.replace(/\/+$/, ''), token: e.HETZNER_API_TOKEN, image: e.HETZNER_IMAGE, serverType: e.HETZNER_SERVER_TYPE },
+      hetzner: { apiUrl: e.HETZNER_API_URL.replace(/\/+$/, ''), token: e.HETZNER_API_TOKEN, image: e.HETZNER_IMAGE, serverType: e.HETZNER_SERVER_TYPE, gamePort: e.HETZNER_GAME_PORT },
     },
     points: { earning: { played: e.POINTS_MATCH_PLAYED, won: e.POINTS_MATCH_WON }, customAvatarCost: e.POINTS_CUSTOM_AVATAR_COST },
     seedDemoData: e.SEED_DEMO_DATA === 'auto',

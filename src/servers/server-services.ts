@@ -8,6 +8,7 @@ import type { MapCatalog } from '../maps/map-catalog';
 import type { CloudProvider } from './cloud-provider';
 import { sourceServerLink, type GameServerLink } from './game-server-link';
 import { LocalProvider } from './local-provider';
+import { HetznerProvider } from './hetzner-provider';
 import { LIFECYCLE_QUEUE, ReservationLifecycle, type LifecycleTiming } from './reservation-lifecycle';
 import { ReservationRepository } from './reservation-repository';
 import { ReservationService } from './reservation-service';
@@ -49,10 +50,13 @@ export interface ServerServices {
 function providerFor(deps: ServerServicesDeps): CloudProvider {
   if (deps.provider) return deps.provider;
   const { config } = deps;
-  if (config.servers.provider === 'hetzner') throw new Error('CLOUD_PROVIDER=hetzner: the Hetzner driver is wired in main.ts');
-  return new LocalProvider({
-    plugin: () => (config.pluginSecret ? { apiUrl: deps.selfUrl(), secret: config.pluginSecret } : undefined),
-  });
+  const plugin = () => (config.pluginSecret ? { apiUrl: deps.selfUrl(), secret: config.pluginSecret } : undefined);
+  if (config.servers.provider === 'hetzner') {
+    const { apiUrl, token, image, serverType, gamePort } = config.servers.hetzner;
+    // loadConfig refuses CLOUD_PROVIDER=hetzner without a token.
+    return new HetznerProvider({ apiUrl, token: token!, image, serverType, gamePort, plugin });
+  }
+  return new LocalProvider({ plugin });
 }
 
 /** Builds the game-server area and starts its lifecycle on the durable schedule. */
