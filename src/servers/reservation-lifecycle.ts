@@ -165,7 +165,8 @@ export class ReservationLifecycle {
       await this.deps.provider.destroy(ref).catch(() => undefined);
       return;
     }
-    return this.deps.wake(record.id, now);
+    // Straight on to the first status check: a server that is up at once goes active in this step.
+    return this.step(record.id);
   }
 
   private async retryCreate(record: ReservationRecord, now: number, reason: string, patch: { providerRef?: null }): Promise<void> {

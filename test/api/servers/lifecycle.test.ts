@@ -13,7 +13,7 @@ let users: LoggedIn[] = [];
 beforeAll(async () => {
   server = await startTestServerWithLogin({}, { clock: clock.now, serverTiming: { startPollMs: 50 } });
   // Logged in before the clock moves: the OpenID nonces are checked against the server's clock.
-  for (let i = 0; i < 4; i++) users.push(await server.login(String(76561198500000000n + BigInt(i))));
+  for (let i = 0; i < 5; i++) users.push(await server.login(String(76561198500000000n + BigInt(i))));
 }, 60_000);
 afterAll(() => server?.close());
 
@@ -75,5 +75,19 @@ describe('reservation lifecycle', () => {
     clock.advanceMs(60 * MINUTE);
     await until(() => statusOf(made.body.id), (s) => s === 'active');
     expect((await server.server.servers.repo.statusLog(made.body.id)).map((l) => l.status)).toEqual(['pending', 'provisioning', 'active']);
+  });
+});
+
+describe('match log window', () => {
+  it('marks the log failed when no log arrived ten minutes after fetch-log asked for it', async () => {
+    const { id, cookie } = await activeReservation();
+    const created = await api(server, '/api/lobbies', { method: 'POST', cookie, body: { reservation_id: id } });
+    const code = created.body.code;
+    // This server has no PLUGIN_SECRET, so the simulator has no league plugin to upload with.
+    expect((await api(server, `/api/lobbies/${code}/fetch-log`, { method: 'POST', cookie, body: {} })).status).toBe(200);
+    expect((await api(server, `/api/lobbies/${code}/log-status`)).body.status).toBe('uploading');
+    clock.advanceMs(10 * MINUTE);
+    await until(async () => (await server.server.servers.logs.get(code))!.status, (s) => s === 'failed');
+    expect((await api(server, `/api/lobbies/${code}/log-status`)).body).toEqual({ status: 'failed', log_url: null, demo_url: null });
   });
 });
