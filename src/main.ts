@@ -46,6 +46,12 @@ import { openMapStore } from './maps/open-map-store';
 import { UploadTempFiles } from './maps/upload-temp-files';
 import { mapsRouter } from '../rest/routes/maps-routes';
 import { installMapUploadRoute } from '../rest/routes/map-upload-route';
+import { startServerServices, type ServerServices } from './servers/server-services';
+import type { CloudProvider } from './servers/cloud-provider';
+import { reservationPins } from './servers/reservation-pins';
+import { ReservationRepository } from './servers/reservation-repository';
+import { lobbyServerRouter } from '../rest/routes/lobby-server-routes';
+import type { LifecycleTiming } from './servers/reservation-lifecycle';
 import { randomBytes } from 'node:crypto';
 import { premiumRouter } from '../rest/routes/premium-routes';
 import { PremiumOrderRepository } from './db/premium-order-repository';
@@ -58,6 +64,9 @@ export interface ServerOptions {
   clock?: () => number;
   /** Serve the hot public reads from native uWS routes (default); off only to measure the difference. */
   rawPublicRoutes?: boolean;
+  /** A cloud host driver other than the configured one, and faster lifecycle timing (tests). */
+  serverProvider?: CloudProvider;
+  serverTiming?: Partial<LifecycleTiming>;
 }
 
 export interface RunningServer {
@@ -66,6 +75,7 @@ export interface RunningServer {
   logger: Logger;
   db: Database;
   live: LiveStore;
+  servers: ServerServices;
   /** Stops accepting, lets in-flight requests answer, closes sockets, flushes, closes stores. */
   close(): Promise<void>;
 }
@@ -164,9 +174,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     const engines = await startLobbyServices({
       db, live, users, clock, logger, broadcast: sockets.broadcast, publicCache: publicReads.cache, maps, earning: config.points.earning,
+      reservations: reservationPins(new ReservationRepository(db)),
     });
     // Before the socket server and the stores close: the deadline worker stops first.
     cleanups.unshift(() => engines.close());
+    let selfUrl = config.publicUrl;
+    const servers = await startServerServices({
+      config, db, live, maps, clock, logger, selfUrl: () => selfUrl,
+      provider: options.serverProvider, timing: options.serverTiming, lobbies: engines.lobbies,
+    });
+    cleanups.unshift(() => servers.close());
     const admin = createAdmin({ db, users, lobbies: engines.lobbies, invalidate: engines.invalidate, clock });
     const isTrustedProxy = trustedProxyMatcher(config.trustProxy);
     sockets.serve({
@@ -207,8 +224,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         lobbyRouter(engines.lobbies, identity.authenticate),
         partyRouter(engines.parties, identity.authenticate, identity.authenticator.optionalSession),
         pointsRouter({ authenticate: identity.authenticate, points, cache: publicReads.cache, invalidate: pointsChanged }),
-        serversRouter(maps, anonymous),
+        serversRouter(maps, servers.reservations, identity.authenticate),
         mapsRouter(mapLibrary, identity.authenticate),
+        lobbyServerRouter(servers.lobbyServer, servers.plugins, identity.authenticate),
         adminRouter({ authenticate: identity.authenticate, users, ...admin }),
         premiumRouter(premium, identity.authenticate, identity.authenticator.optionalSession),
         // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.
@@ -218,6 +236,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
     const listening = await listen(uws, config.host, config.port);
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${listening.port}`;
+    selfUrl = url;
     logger.info({ url, database: db.kind, liveStore: live.kind }, 'listening');
 
     let closing: Promise<void> | undefined;
@@ -227,6 +246,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       logger,
       db,
       live,
+      servers,
       close: () =>
         (closing ??= (async () => {
           listening.stopAccepting();

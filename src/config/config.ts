@@ -84,6 +84,19 @@ const EnvSchema = v.object({
   MAPS_S3_ACCESS_KEY_ID: optionalText,
   MAPS_S3_SECRET_ACCESS_KEY: optionalText,
   MAPS_S3_PREFIX: v.optional(v.pipe(v.string(), v.regex(/^[\w!.*'()/-]{0,200}$/, 'MAPS_S3_PREFIX must be an S3 key prefix')), 'maps/'),
+  CLOUD_PROVIDER: v.optional(v.picklist(['local', 'hetzner'], 'CLOUD_PROVIDER must be local or hetzner'), 'local'),
+  SERVER_REGION_CAPACITY: v.optional(
+    v.pipe(v.string(), v.regex(/^\d{1,4}$/, 'SERVER_REGION_CAPACITY must be a whole number'), v.transform(Number), v.minValue(1, 'SERVER_REGION_CAPACITY must be at least 1')),
+    '8',
+  ),
+  HETZNER_API_URL: urlWithDefault('HETZNER_API_URL', 'https://api.hetzner.cloud/v1'),
+  HETZNER_API_TOKEN: optionalText,
+  HETZNER_IMAGE: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)), 'tf2-server'),
+  HETZNER_SERVER_TYPE: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)), 'cpx21'),
+  HETZNER_GAME_PORT: v.optional(
+    v.pipe(v.string(), v.regex(/^\d{1,5}$/, 'HETZNER_GAME_PORT must be a port number'), v.transform(Number), v.minValue(1, 'HETZNER_GAME_PORT must be a port number'), v.maxValue(65535, 'HETZNER_GAME_PORT must be at most 65535')),
+    '27015',
+  ),
   POINTS_MATCH_PLAYED: pointsAmount('POINTS_MATCH_PLAYED', String(DEFAULT_EARNING_RATES.played)),
   POINTS_MATCH_WON: pointsAmount('POINTS_MATCH_WON', String(DEFAULT_EARNING_RATES.won)),
   POINTS_CUSTOM_AVATAR_COST: v.optional(
@@ -129,6 +142,13 @@ export interface Config {
   mapStorage:
     | { kind: 'directory' }
     | { kind: 's3'; bucket: string; prefix: string; region: string; endpoint?: string; credentials?: { accessKeyId: string; secretAccessKey: string } };
+  /** Where reserved game servers run: simulators on this host, or Hetzner Cloud. */
+  servers: {
+    provider: 'local' | 'hetzner';
+    /** Servers a region runs at once, reservations of every tier together. */
+    regionCapacity: number;
+    hetzner: { apiUrl: string; token: string | undefined; image: string; serverType: string; gamePort: number };
+  };
   /** Points per reported match (`played`, and `won` on top for a win) and the price of a custom avatar. */
   points: { earning: { played: number; won: number }; customAvatarCost: number };
   seedDemoData: boolean;
@@ -180,6 +200,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const missing = e.MAPS_S3_ACCESS_KEY_ID ? 'MAPS_S3_SECRET_ACCESS_KEY' : 'MAPS_S3_ACCESS_KEY_ID';
     throw new ConfigError(missing, `invalid configuration: ${missing}: set both MAPS_S3_ACCESS_KEY_ID and MAPS_S3_SECRET_ACCESS_KEY, or neither`);
   }
+  if (e.CLOUD_PROVIDER === 'hetzner' && !e.HETZNER_API_TOKEN) {
+    throw new ConfigError('HETZNER_API_TOKEN', 'invalid configuration: HETZNER_API_TOKEN: required when CLOUD_PROVIDER=hetzner');
+  }
   const discordUrls = { authorizeUrl: e.DISCORD_AUTHORIZE_URL, tokenUrl: e.DISCORD_TOKEN_URL, apiUrl: e.DISCORD_API_URL };
   return {
     nodeEnv: e.NODE_ENV,
@@ -223,6 +246,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
             : {}),
         }
       : { kind: 'directory' },
+    servers: {
+      provider: e.CLOUD_PROVIDER,
+      regionCapacity: e.SERVER_REGION_CAPACITY,
+      hetzner: { apiUrl: e.HETZNER_API_URL.replace(/\/+$/, ''), token: e.HETZNER_API_TOKEN, image: e.HETZNER_IMAGE, serverType: e.HETZNER_SERVER_TYPE, gamePort: e.HETZNER_GAME_PORT },
+    },
     points: { earning: { played: e.POINTS_MATCH_PLAYED, won: e.POINTS_MATCH_WON }, customAvatarCost: e.POINTS_CUSTOM_AVATAR_COST },
     seedDemoData: e.SEED_DEMO_DATA === 'auto',
     logLevel: e.LOG_LEVEL,
