@@ -44,7 +44,9 @@ export interface FakePayPal extends LocalServer {
   captureBehindOurBack(orderId: string): void;
   /** The PAYMENT.CAPTURE.COMPLETED event of a captured order, as PayPal sends it. */
   captureCompletedEvent(orderId: string): Record<string, unknown>;
-  /** POSTs an event to `url` with PayPal's transmission headers; `forge` signs it with the wrong key. */
+  /** An event as PayPal would POST it: the body and its transmission headers; `forge` signs with the wrong key. */
+  signedDelivery(event: Record<string, unknown>, options?: { forge?: boolean }): { headers: Record<string, string>; body: string };
+  /** POSTs an event to `url` as `signedDelivery` builds it. */
   deliverWebhook(url: string, event: Record<string, unknown>, options?: { forge?: boolean }): Promise<Response>;
 }
 
@@ -252,6 +254,24 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
     return order;
   };
 
+  const signedDelivery: FakePayPal['signedDelivery'] = (event, deliverOptions = {}) => {
+    const body = JSON.stringify(event);
+    const transmissionId = randomUUID();
+    const time = new Date().toISOString();
+    const key = deliverOptions.forge ? randomBytes(32) : signingKey;
+    return {
+      body,
+      headers: {
+        'content-type': 'application/json',
+        'paypal-auth-algo': 'SHA256withRSA',
+        'paypal-cert-url': `${origin}/v1/notifications/certs/CERT-360caa42-fca2a594-a5cafa77`,
+        'paypal-transmission-id': transmissionId,
+        'paypal-transmission-sig': signature(transmissionId, time, body, key),
+        'paypal-transmission-time': time,
+      },
+    };
+  };
+
   return {
     ...server,
     clientId,
@@ -297,23 +317,10 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
         links: [],
       };
     },
+    signedDelivery,
     async deliverWebhook(target, event, deliverOptions = {}) {
-      const body = JSON.stringify(event);
-      const transmissionId = randomUUID();
-      const time = new Date().toISOString();
-      const key = deliverOptions.forge ? randomBytes(32) : signingKey;
-      return fetch(target, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'paypal-auth-algo': 'SHA256withRSA',
-          'paypal-cert-url': `${origin}/v1/notifications/certs/CERT-360caa42-fca2a594-a5cafa77`,
-          'paypal-transmission-id': transmissionId,
-          'paypal-transmission-sig': signature(transmissionId, time, body, key),
-          'paypal-transmission-time': time,
-        },
-        body,
-      });
+      const { headers, body } = signedDelivery(event, deliverOptions);
+      return fetch(target, { method: 'POST', headers, body });
     },
   };
 }
