@@ -42,6 +42,8 @@ export interface FakePayPal extends LocalServer {
   approve(orderId: string): void;
   /** Captures as PayPal would for a capture our server never heard back from. */
   captureBehindOurBack(orderId: string): void;
+  /** The CHECKOUT.ORDER.APPROVED event PayPal sends once the buyer approved. */
+  orderApprovedEvent(orderId: string): Record<string, unknown>;
   /** The PAYMENT.CAPTURE.COMPLETED event of a captured order, as PayPal sends it. */
   captureCompletedEvent(orderId: string): Record<string, unknown>;
   /** An event as PayPal would POST it: the body and its transmission headers; `forge` signs with the wrong key. */
@@ -290,6 +292,20 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
       const order = mustFind(orderId);
       if (order.status !== 'APPROVED') throw new Error(`order ${orderId} is ${order.status}, not APPROVED`);
       capture(order);
+    },
+    orderApprovedEvent(orderId) {
+      const order = mustFind(orderId);
+      return {
+        id: `WH-${id(17)}`,
+        event_version: '1.0',
+        create_time: now(),
+        resource_type: 'checkout-order',
+        resource_version: '2.0',
+        event_type: 'CHECKOUT.ORDER.APPROVED',
+        summary: 'An order has been approved by buyer',
+        resource: { ...orderJson(order), payer: { payer_id: 'FAKEPAYER01', email_address: 'buyer@example.com' } },
+        links: [],
+      };
     },
     captureCompletedEvent(orderId) {
       const order = mustFind(orderId);
