@@ -38,6 +38,10 @@ describe('configuration', () => {
     ['SESSION_SECRET', 'short'],
     ['PLUGIN_SECRET', 'tiny'],
     ['NODE_ENV', 'staging'],
+    ['PREMIUM_PRICE_3M', '4,99'],
+    ['PREMIUM_PRICE_12M', '0'],
+    ['PREMIUM_CURRENCY', 'euro'],
+    ['PAYPAL_TIMEOUT_MS', 'soon'],
   ])('a bad %s stops start-up with one line naming it', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.variable).toBe(variable);
@@ -63,6 +67,12 @@ describe('configuration', () => {
   it('reads admin platform ids as a set', () => {
     const config = loadConfig({ ADMIN_PLATFORM_IDS: '76561198000000001, 76561198000000002' });
     expect([...config.adminPlatformIds]).toEqual(['76561198000000001', '76561198000000002']);
+  });
+
+  it('reads plan prices as minor units of the configured currency', () => {
+    expect(loadConfig({}).premium).toEqual({ prices: { '3m': 499, '6m': 899, '12m': 1499 }, currency: 'EUR' });
+    const config = loadConfig({ PREMIUM_PRICE_3M: '5', PREMIUM_PRICE_6M: '9.5', PREMIUM_PRICE_12M: '17.99', PREMIUM_CURRENCY: 'USD' });
+    expect(config.premium).toEqual({ prices: { '3m': 500, '6m': 950, '12m': 1799 }, currency: 'USD' });
   });
 
   it('treats an empty variable as unset', () => {
