@@ -33,7 +33,12 @@ import { InFlight } from './server-lifecycle';
 import { startLobbyServices } from './engine/lobby-services';
 import { lobbyRouter } from '../rest/routes/lobby-routes';
 import { partyRouter } from '../rest/routes/party-routes';
+import { pointsRouter } from '../rest/routes/points-routes';
+import { PointsRepository } from './db/points-repository';
+import { pointsShop } from './identity/profile-shop';
 import { serversRouter } from '../rest/routes/servers-routes';
+import { adminRouter } from '../rest/routes/admin-routes';
+import { createAdmin } from './admin/admin-services';
 import { builtInMaps, MapCatalog } from './maps/map-catalog';
 import { randomBytes } from 'node:crypto';
 import { premiumRouter } from '../rest/routes/premium-routes';
@@ -77,11 +82,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       redisUrl: config.redisUrl,
       redisPrefix: config.redisPrefix,
       dataDir: config.dataDir,
+      commandTimeoutMs: config.redisTimeoutMs,
       onError: (error) => logger.error({ err: error }, 'live store error'),
     });
     cleanups.unshift(() => live.close());
     const dbStarted = performance.now();
-    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
+    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, timeoutMs: config.databaseTimeoutMs });
     cleanups.unshift(() => db.close());
     const dbOpened = performance.now();
     await db.migrate();
@@ -107,11 +113,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     // Runs before the database closes: queued key-audit rows are written first.
     cleanups.unshift(() => identity.close());
-    const identityRoutes = identityRouters({ identity, config, users, db, presence, clock, logger });
+    const points = new PointsRepository(db);
+    // `engines` (the cross-instance cache invalidation) is built below; purchases happen once listening.
+    const pointsChanged = () => engines.invalidate('points');
+    const shop = pointsShop(points, config.points.customAvatarCost, pointsChanged);
+    const identityRoutes = identityRouters({ identity, config, users, presence, clock, logger, shop });
     // socket.io before the REST app, so its /socket.io/* routes win over express's catch-all.
     const sockets = await attachSocketServer(uws, {
       logger,
-      redis: config.redisUrl ? { url: config.redisUrl, prefix: config.redisPrefix } : undefined,
       publicUrl: config.publicUrl,
     });
     cleanups.unshift(() => sockets.close());
@@ -133,10 +142,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       logger,
     });
     const engines = await startLobbyServices({
-      db, live, users, clock, logger, broadcast: sockets.broadcast, publicCache: publicReads.cache, maps,
+      db, live, users, clock, logger, broadcast: sockets.broadcast, publicCache: publicReads.cache, maps, earning: config.points.earning,
     });
     // Before the socket server and the stores close: the deadline worker stops first.
     cleanups.unshift(() => engines.close());
+    const admin = createAdmin({ db, users, lobbies: engines.lobbies, invalidate: engines.invalidate, clock });
     const isTrustedProxy = trustedProxyMatcher(config.trustProxy);
     sockets.serve({
       lobbies: engines.lobbies,
@@ -163,13 +173,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       logger,
       before: [inFlight.middleware],
       routers: [
-        opsRouter({ database: () => db.ping(), liveStore: () => live.get('readyz').then(() => true, () => false) }, anonymous),
+        opsRouter({ database: () => db.ready(), liveStore: () => live.get('readyz').then(() => true, () => false) }, anonymous),
         docsRouter(() => buildOpenApiDocument(allRoutes, config.publicUrl)),
         publicRouter(publicReads, anonymous),
         ...identityRoutes.routers,
         lobbyRouter(engines.lobbies, identity.authenticate),
         partyRouter(engines.parties, identity.authenticate, identity.authenticator.optionalSession),
+        pointsRouter({ authenticate: identity.authenticate, points, cache: publicReads.cache, invalidate: pointsChanged }),
         serversRouter(maps, anonymous),
+        adminRouter({ authenticate: identity.authenticate, users, ...admin }),
         premiumRouter(premium, identity.authenticate, identity.authenticator.optionalSession),
         // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.
         identityRoutes.last,

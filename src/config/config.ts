@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { DEFAULT_EARNING_RATES } from '../domain/points/match-earnings';
 
 /**
  * The server's configuration, from the environment variables of CONTRACT.md. Parsing is strict
@@ -8,6 +9,11 @@ const optionalUrl = (name: string) =>
   v.optional(v.pipe(v.string(), v.trim(), v.url(`${name} must be a URL`)));
 const urlWithDefault = (name: string, fallback: string) =>
   v.optional(v.pipe(v.string(), v.trim(), v.url(`${name} must be a URL`)), fallback);
+const milliseconds = (name: string, fallback: string) =>
+  v.optional(
+    v.pipe(v.string(), v.regex(/^\d{2,7}$/, `${name} must be a whole number of milliseconds (10 or more)`), v.transform(Number), v.minValue(10, `${name} must be at least 10`)),
+    fallback,
+  );
 const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)));
 /** A price as a decimal amount ("8.99"), kept in minor units (899) so sums are exact. */
 const price = (name: string, fallback: string) =>
@@ -21,6 +27,8 @@ const price = (name: string, fallback: string) =>
     ),
     fallback,
   );
+const pointsAmount = (name: string, fallback: string) =>
+  v.optional(v.pipe(v.string(), v.regex(/^\d{1,5}$/, `${name} must be an integer from 0 to 99999`), v.transform(Number)), fallback);
 
 const EnvSchema = v.object({
   NODE_ENV: v.optional(v.picklist(['development', 'production', 'test'], 'NODE_ENV must be development, production or test'), 'development'),
@@ -70,7 +78,17 @@ const EnvSchema = v.object({
     v.pipe(v.string(), v.regex(/^[0-9a-fA-F:.,/\s]*$/, 'TRUST_PROXY must be comma-separated addresses or CIDR ranges')),
     '',
   ),
+  POINTS_MATCH_PLAYED: pointsAmount('POINTS_MATCH_PLAYED', String(DEFAULT_EARNING_RATES.played)),
+  POINTS_MATCH_WON: pointsAmount('POINTS_MATCH_WON', String(DEFAULT_EARNING_RATES.won)),
+  POINTS_CUSTOM_AVATAR_COST: v.optional(
+    v.pipe(v.string(), v.regex(/^[1-9]\d{0,5}$/, 'POINTS_CUSTOM_AVATAR_COST must be an integer from 1 to 999999'), v.transform(Number)),
+    '500',
+  ),
   SEED_DEMO_DATA: v.optional(v.picklist(['auto', 'never'], 'SEED_DEMO_DATA must be auto or never'), 'auto'),
+  REDIS_TIMEOUT_MS: milliseconds('REDIS_TIMEOUT_MS', '1000'),
+  DATABASE_TIMEOUT_MS: milliseconds('DATABASE_TIMEOUT_MS', '3000'),
+  SHUTDOWN_DRAIN_MS: milliseconds('SHUTDOWN_DRAIN_MS', '10000'),
+  DEADLINE_LEASE_MS: milliseconds('DEADLINE_LEASE_MS', '10000'),
   LOG_LEVEL: v.optional(
     v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'),
     'info',
@@ -100,8 +118,18 @@ export interface Config {
   /** Plan prices in minor units (cents) of `currency`. */
   premium: { prices: Record<'3m' | '6m' | '12m', number>; currency: string };
   trustProxy: string[];
+  /** Points per reported match (`played`, and `won` on top for a win) and the price of a custom avatar. */
+  points: { earning: { played: number; won: number }; customAvatarCost: number };
   seedDemoData: boolean;
   logLevel: Env['LOG_LEVEL'];
+  /** How long one live-store call may wait for Redis before it answers 503. */
+  redisTimeoutMs: number;
+  /** Bound on connecting to Postgres and on one statement; past it the request answers 503. */
+  databaseTimeoutMs: number;
+  /** How long a SIGTERM waits for requests in flight before answering the rest 503 and exiting. */
+  shutdownDrainMs: number;
+  /** How long a claimed deadline is its worker's before another instance may run it. */
+  deadlineLeaseMs: number;
 }
 
 export class ConfigError extends Error {
@@ -167,7 +195,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       currency: e.PREMIUM_CURRENCY,
     },
     trustProxy: e.TRUST_PROXY.split(',').map((s) => s.trim()).filter(Boolean),
+    points: { earning: { played: e.POINTS_MATCH_PLAYED, won: e.POINTS_MATCH_WON }, customAvatarCost: e.POINTS_CUSTOM_AVATAR_COST },
     seedDemoData: e.SEED_DEMO_DATA === 'auto',
     logLevel: e.LOG_LEVEL,
+    redisTimeoutMs: e.REDIS_TIMEOUT_MS,
+    databaseTimeoutMs: e.DATABASE_TIMEOUT_MS,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    deadlineLeaseMs: e.DEADLINE_LEASE_MS,
   };
 }

@@ -3,12 +3,13 @@ import { LobbyRecordRepository } from '../db/lobby-record-repository';
 import { MatchRepository } from '../db/match-repository';
 import type { EmSource } from '../db/orm';
 import type { UsersRepository } from '../db/users-repository';
+import type { EarningRates } from '../domain/points/match-earnings';
 import { DomainError } from '../domain/domain-error';
 import type { LiveStore } from '../live/live-store';
 import { startDeadlineWorker } from './deadline-worker';
 import type { EngineLogger } from './engine-ports';
 import { LOBBY_DEADLINES, UNRECORDED_MATCHES } from './live-keys';
-import type { LobbyBroadcast } from './lobby-broadcast';
+import { startLobbyFeed, type LobbyBroadcast } from './lobby-broadcast';
 import { LobbyEngine } from './lobby-engine';
 import { PartyEngine } from './party-engine';
 import { startPublicCacheInvalidation } from './public-cache-invalidation';
@@ -20,11 +21,14 @@ export interface LobbyServicesInput {
   users: UsersRepository;
   clock: () => number;
   logger: EngineLogger & { info(details: object, message: string): void };
+  /** This instance's watchers: fed from the live store's lobby feed, whichever instance changed the lobby. */
   broadcast: LobbyBroadcast;
   /** This instance's public-read cache; its topics are dropped in every instance on a change. */
   publicCache: { invalidate(...topics: string[]): void };
   /** Maps a lobby's map pool may use. */
   maps?: { names(): Promise<readonly string[]> };
+  /** Points a reported match pays (configuration). */
+  earning?: EarningRates;
   /** How often the deadline worker polls (default 250 ms). */
   pollMs?: number;
 }
@@ -32,6 +36,8 @@ export interface LobbyServicesInput {
 export interface LobbyServices {
   lobbies: LobbyEngine;
   parties: PartyEngine;
+  /** Drops a public-cache topic here and in every other instance. */
+  invalidate(topic: string): void;
   /** Stops the worker and the cache listener; call before the stores close. */
   close(): Promise<void>;
 }
@@ -45,14 +51,14 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
   const invalidation = await startPublicCacheInvalidation(live, (topic) => input.publicCache.invalidate(topic), (error) =>
     logger.error({ err: error }, 'publishing a cache invalidation failed'),
   );
+  const stopFeed = await startLobbyFeed(live, input.broadcast);
   const bans = new BanRepository(db);
   const lobbies = new LobbyEngine({
     live,
     records: new LobbyRecordRepository(db),
-    matches: new MatchRepository(db),
+    matches: new MatchRepository(db, input.earning),
     bans,
     unrecorded: unrecordedLobbiesIn(db),
-    broadcast: input.broadcast,
     clock,
     logger,
     invalidate: (topic) => invalidation.invalidate(topic),
@@ -64,6 +70,7 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
     if (recovered.restored + recovered.recorded > 0) logger.info(recovered, 'lobbies recovered at start-up');
   } catch (error) {
     await invalidation.stop();
+    await stopFeed();
     throw error;
   }
   const worker = startDeadlineWorker({
@@ -88,10 +95,12 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
   return {
     lobbies,
     parties,
+    invalidate: (topic) => invalidation.invalidate(topic),
     async close() {
       await worker.stop();
       await lobbies.idle();
       await invalidation.stop();
+      await stopFeed();
     },
   };
 }

@@ -35,13 +35,30 @@ export interface WindowHit {
 
 export type Unsubscribe = () => Promise<void>;
 
+/**
+ * Messages to publish on one channel in the same atomic step as a write: published only when the
+ * write happens, in the order given, and ordered among every instance's publishes by the order of
+ * the writes themselves. That is what lets subscribers see one lobby's versions strictly in order
+ * whichever instance committed them (two instances publishing after their writes could cross).
+ */
+export interface Publication {
+  channel: string;
+  messages: string[];
+}
+
+/** How long a claimed deadline stays with its worker before it is due again, unless completed. */
+export const DEFAULT_LEASE_MS = 10_000;
+
 export interface LiveStore {
   readonly kind: 'memory' | 'redis';
 
   get<T = unknown>(key: string): Promise<VersionedDoc<T> | null>;
   getMany<T = unknown>(keys: string[]): Promise<Array<VersionedDoc<T> | null>>;
-  /** All writes happen, atomically, only if every key is still at its expected version. */
-  compareAndSet(writes: CasWrite[]): Promise<CasResult>;
+  /**
+   * All writes happen, atomically, only if every key is still at its expected version; `publish`
+   * goes out in the same step, and only then.
+   */
+  compareAndSet(writes: CasWrite[], publish?: Publication): Promise<CasResult>;
   /** Unconditional delete (logout, cleanup). */
   delete(key: string): Promise<void>;
   /** Resets the expiry of a key without changing its value or version; false when absent. */
@@ -61,14 +78,23 @@ export interface LiveStore {
   /** Durable deadlines: a member of a queue becomes due at `dueAt` (ms epoch); re-scheduling moves it. */
   schedule(queue: string, member: string, dueAt: number): Promise<void>;
   unschedule(queue: string, member: string): Promise<void>;
-  /** Atomically removes and returns up to `limit` members due at `now`: each is claimed by one caller only. */
-  claimDue(queue: string, now: number, limit: number): Promise<string[]>;
+  /**
+   * Claims up to `limit` members due at `now`, each by one caller only. A claim is a lease: the
+   * member stays in the queue, due again at `now + leaseMs` (default DEFAULT_LEASE_MS), so a
+   * worker that dies before `completeDue` loses nothing; the work must bear running twice.
+   */
+  claimDue(queue: string, now: number, limit: number, leaseMs?: number): Promise<string[]>;
+  /**
+   * Ends a claim made with lease end `claimedUntil` (now + leaseMs): removes the member unless it
+   * was scheduled again since (its work set a new deadline), which is then kept.
+   */
+  completeDue(queue: string, member: string, claimedUntil: number): Promise<void>;
 
   /** Sliding-window rate counter: records a hit at `now` unless `limit` hits are already within `windowMs`. */
   hitWindow(key: string, now: number, windowMs: number, limit: number): Promise<WindowHit>;
 
-  /** Capped list, newest last: lobby chat. */
-  listPush(key: string, value: unknown, maxLength: number): Promise<void>;
+  /** Capped list, newest last: lobby chat. `publish` goes out in the same step (list order = delivery order). */
+  listPush(key: string, value: unknown, maxLength: number, publish?: Publication): Promise<void>;
   listRange<T = unknown>(key: string): Promise<T[]>;
 
   close(): Promise<void>;

@@ -11,6 +11,7 @@ describe('error mapping', () => {
     ['not_found', 404],
     ['conflict', 409],
     ['gone', 410],
+    ['too_large', 413],
   ])('a domain %s error answers %i with its message', (kind, status) => {
     const mapped = toHttpError(new DomainError(kind, 'because'));
     expect(mapped).toMatchObject({ status, message: 'because' });
@@ -24,6 +25,11 @@ describe('error mapping', () => {
   it('a parser error that says it may be shown keeps its status', () => {
     const parseError = Object.assign(new Error('Unexpected token'), { status: 400, expose: true, type: 'entity.parse.failed' });
     expect(toHttpError(parseError)).toMatchObject({ status: 400, message: 'malformed JSON body' });
+  });
+
+  it('a path parameter the router could not percent-decode is a 404 that does not quote it', () => {
+    const decodeError = Object.assign(new URIError("Failed to decode param '%zz'"), { status: 400 });
+    expect(toHttpError(decodeError)).toMatchObject({ status: 404, message: 'not found' });
   });
 
   it('anything else is not mapped, so it becomes a logged 500', () => {
