@@ -37,6 +37,8 @@ import { pointsRouter } from '../rest/routes/points-routes';
 import { PointsRepository } from './db/points-repository';
 import { pointsShop } from './identity/profile-shop';
 import { serversRouter } from '../rest/routes/servers-routes';
+import { adminRouter } from '../rest/routes/admin-routes';
+import { createAdmin } from './admin/admin-services';
 import { builtInMaps, MapCatalog } from './maps/map-catalog';
 
 export interface ServerOptions {
@@ -75,11 +77,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       redisUrl: config.redisUrl,
       redisPrefix: config.redisPrefix,
       dataDir: config.dataDir,
+      commandTimeoutMs: config.redisTimeoutMs,
       onError: (error) => logger.error({ err: error }, 'live store error'),
     });
     cleanups.unshift(() => live.close());
     const dbStarted = performance.now();
-    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
+    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, timeoutMs: config.databaseTimeoutMs });
     cleanups.unshift(() => db.close());
     const dbOpened = performance.now();
     await db.migrate();
@@ -113,7 +116,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // socket.io before the REST app, so its /socket.io/* routes win over express's catch-all.
     const sockets = await attachSocketServer(uws, {
       logger,
-      redis: config.redisUrl ? { url: config.redisUrl, prefix: config.redisPrefix } : undefined,
       publicUrl: config.publicUrl,
     });
     cleanups.unshift(() => sockets.close());
@@ -123,6 +125,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     // Before the socket server and the stores close: the deadline worker stops first.
     cleanups.unshift(() => engines.close());
+    const admin = createAdmin({ db, users, lobbies: engines.lobbies, invalidate: engines.invalidate, clock });
     const isTrustedProxy = trustedProxyMatcher(config.trustProxy);
     sockets.serve({
       lobbies: engines.lobbies,
@@ -149,7 +152,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       logger,
       before: [inFlight.middleware],
       routers: [
-        opsRouter({ database: () => db.ping(), liveStore: () => live.get('readyz').then(() => true, () => false) }, anonymous),
+        opsRouter({ database: () => db.ready(), liveStore: () => live.get('readyz').then(() => true, () => false) }, anonymous),
         docsRouter(() => buildOpenApiDocument(allRoutes, config.publicUrl)),
         publicRouter(publicReads, anonymous),
         ...identityRoutes.routers,
@@ -157,6 +160,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         partyRouter(engines.parties, identity.authenticate, identity.authenticator.optionalSession),
         pointsRouter({ authenticate: identity.authenticate, points, cache: publicReads.cache, invalidate: pointsChanged }),
         serversRouter(maps, anonymous),
+        adminRouter({ authenticate: identity.authenticate, users, ...admin }),
         // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.
         identityRoutes.last,
       ],

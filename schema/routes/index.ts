@@ -8,6 +8,7 @@ import { lobbyCommandRoutes, lobbyRoutes } from './lobby-routes';
 import { partyRoutes } from './party-routes';
 import { pointsRoutes } from './points-routes';
 import { serversRoutes } from './servers-routes';
+import { adminRoutes } from './admin-routes';
 import { mapsRoutes } from './maps-routes';
 
 /** Every route the server registers; the OpenAPI document is built from this list. */
@@ -21,6 +22,7 @@ export const allRoutes: RouteContract[] = [
   ...Object.values(lobbyCommandRoutes),
   ...Object.values(partyRoutes),
   ...Object.values(serversRoutes),
+  ...Object.values(adminRoutes),
   ...Object.values(mapsRoutes),
   ...Object.values(pointsRoutes),
 ];

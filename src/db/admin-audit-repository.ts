@@ -17,6 +17,16 @@ export interface AdminAuditEntry {
   reason: string | null;
 }
 
+export interface AuditFilter {
+  actorId?: number;
+  targetType?: string;
+  targetId?: string;
+  action?: string;
+  limit: number;
+  /** 1-indexed. */
+  page: number;
+}
+
 export interface AdminAuditRecord extends AdminAuditEntry {
   id: number;
   createdAt: Date;
@@ -40,24 +50,25 @@ export class AdminAuditRepository {
     return this.db.em().transactional((em) => AdminAuditRepository.insertIn(em, entry));
   }
 
-  /** The newest rows about one record, newest first. */
-  async forTarget(targetType: string, targetId: string, limit = 50): Promise<AdminAuditRecord[]> {
-    const rows = await this.db.em().execute<AuditRow[]>(
-      `select id, actor_id, action, target_type, target_id, before, after, reason, created_at
-       from admin_audit where target_type = ? and target_id = ? order by id desc limit ?`,
-      [targetType, targetId, limit],
-    );
-    return rows.map(toRecord);
-  }
-
-  /** The newest rows of all, newest first, `page` 1-indexed. */
-  async recent(limit: number, page = 1): Promise<AdminAuditRecord[]> {
-    const rows = await this.db.em().execute<AuditRow[]>(
-      `select id, actor_id, action, target_type, target_id, before, after, reason, created_at
-       from admin_audit order by id desc limit ? offset ?`,
-      [limit, (page - 1) * limit],
-    );
-    return rows.map(toRecord);
+  /** One page, newest first, of the rows that match every filter given. */
+  async list(filter: AuditFilter): Promise<{ entries: AdminAuditRecord[]; total: number }> {
+    const conditions: Array<[string, unknown]> = [];
+    if (filter.actorId !== undefined) conditions.push(['actor_id = ?', filter.actorId]);
+    if (filter.targetType !== undefined) conditions.push(['target_type = ?', filter.targetType]);
+    if (filter.targetId !== undefined) conditions.push(['target_id = ?', filter.targetId]);
+    if (filter.action !== undefined) conditions.push(['action = ?', filter.action]);
+    const where = conditions.length > 0 ? `where ${conditions.map(([sql]) => sql).join(' and ')}` : '';
+    const params = conditions.map(([, value]) => value);
+    const em = this.db.em();
+    const [rows, [{ total }]] = await Promise.all([
+      em.execute<AuditRow[]>(
+        `select id, actor_id, action, target_type, target_id, before, after, reason, created_at
+         from admin_audit ${where} order by id desc limit ? offset ?`,
+        [...params, filter.limit, (filter.page - 1) * filter.limit],
+      ),
+      em.execute<{ total: number }[]>(`select count(*)::int as total from admin_audit ${where}`, params),
+    ]);
+    return { entries: rows.map(toRecord), total };
   }
 }
 

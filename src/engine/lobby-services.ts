@@ -9,7 +9,7 @@ import type { LiveStore } from '../live/live-store';
 import { startDeadlineWorker } from './deadline-worker';
 import type { EngineLogger } from './engine-ports';
 import { LOBBY_DEADLINES, UNRECORDED_MATCHES } from './live-keys';
-import type { LobbyBroadcast } from './lobby-broadcast';
+import { startLobbyFeed, type LobbyBroadcast } from './lobby-broadcast';
 import { LobbyEngine } from './lobby-engine';
 import { PartyEngine } from './party-engine';
 import { startPublicCacheInvalidation } from './public-cache-invalidation';
@@ -21,6 +21,7 @@ export interface LobbyServicesInput {
   users: UsersRepository;
   clock: () => number;
   logger: EngineLogger & { info(details: object, message: string): void };
+  /** This instance's watchers: fed from the live store's lobby feed, whichever instance changed the lobby. */
   broadcast: LobbyBroadcast;
   /** This instance's public-read cache; its topics are dropped in every instance on a change. */
   publicCache: { invalidate(...topics: string[]): void };
@@ -35,7 +36,7 @@ export interface LobbyServicesInput {
 export interface LobbyServices {
   lobbies: LobbyEngine;
   parties: PartyEngine;
-  /** Drops a public-read topic in every instance (other areas' changes: points...). */
+  /** Drops a public-cache topic here and in every other instance. */
   invalidate(topic: string): void;
   /** Stops the worker and the cache listener; call before the stores close. */
   close(): Promise<void>;
@@ -50,6 +51,7 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
   const invalidation = await startPublicCacheInvalidation(live, (topic) => input.publicCache.invalidate(topic), (error) =>
     logger.error({ err: error }, 'publishing a cache invalidation failed'),
   );
+  const stopFeed = await startLobbyFeed(live, input.broadcast);
   const bans = new BanRepository(db);
   const lobbies = new LobbyEngine({
     live,
@@ -57,7 +59,6 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
     matches: new MatchRepository(db, input.earning),
     bans,
     unrecorded: unrecordedLobbiesIn(db),
-    broadcast: input.broadcast,
     clock,
     logger,
     invalidate: (topic) => invalidation.invalidate(topic),
@@ -69,6 +70,7 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
     if (recovered.restored + recovered.recorded > 0) logger.info(recovered, 'lobbies recovered at start-up');
   } catch (error) {
     await invalidation.stop();
+    await stopFeed();
     throw error;
   }
   const worker = startDeadlineWorker({
@@ -98,6 +100,7 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
       await worker.stop();
       await lobbies.idle();
       await invalidation.stop();
+      await stopFeed();
     },
   };
 }

@@ -35,6 +35,7 @@ describe('migrations', () => {
       'point_rewards',
       'point_transactions',
       'premium_grants',
+      'rating_adjustments',
       'server_rcon_audit',
       'server_reservations',
       'server_status_log',

@@ -16,6 +16,10 @@ export const AdminAudit = defineEntity({
     reason: p.text().nullable(),
     createdAt: p.datetime().defaultRaw('now()').index('admin_audit_created_at_index'),
   },
-  indexes: [{ name: 'admin_audit_target_type_target_id_index', properties: ['targetType', 'targetId'] }],
+  indexes: [
+    { name: 'admin_audit_target_type_target_id_index', properties: ['targetType', 'targetId'] },
+    // The audit route filters by actor (migration 0008).
+    { name: 'admin_audit_actor_id_index', properties: ['actor'] },
+  ],
 });
 export type AdminAuditEntity = InferEntity<typeof AdminAudit>;

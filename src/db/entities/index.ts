@@ -13,6 +13,7 @@ import { PointRedemption } from './point-redemption';
 import { PointReward } from './point-reward';
 import { PointTransaction } from './point-transaction';
 import { PremiumGrant } from './premium-grant';
+import { RatingAdjustment } from './rating-adjustment';
 import { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog } from './server-reservation';
 import { UploadedMap } from './uploaded-map';
 import { User } from './user';
@@ -21,6 +22,7 @@ export { Announcement, ApiKey, ApiKeyAudit, Ban, ChangelogEntry, LobbyRecord, Ma
 export { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog };
 export { UploadedMap };
 export { AdminAudit, PointBalance, PointRedemption, PointReward, PointTransaction };
+export { RatingAdjustment };
 
 /** Every entity, listed by hand: folder discovery is not used (it breaks on Node 20). */
 export const entities = [
@@ -44,4 +46,5 @@ export const entities = [
   PointRedemption,
   PointTransaction,
   AdminAudit,
+  RatingAdjustment,
 ] as const;

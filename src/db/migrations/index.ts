@@ -1,5 +1,6 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { InitialSchema } from './initial-schema';
+import { AdminSchema } from './0008-admin';
 import { GameServers } from './0004-game-servers';
 import { MapsSchema } from './0005-maps';
 import { PointsSchema } from './0007-points';
@@ -13,4 +14,5 @@ export const migrations: MigrationObject[] = [
   { name: '0004_game_servers', class: GameServers },
   { name: '0005_maps', class: MapsSchema },
   { name: '0007_points', class: PointsSchema },
+  { name: '0008_admin', class: AdminSchema },
 ];
