@@ -40,6 +40,11 @@ import { serversRouter } from '../rest/routes/servers-routes';
 import { adminRouter } from '../rest/routes/admin-routes';
 import { createAdmin } from './admin/admin-services';
 import { builtInMaps, MapCatalog } from './maps/map-catalog';
+import { randomBytes } from 'node:crypto';
+import { premiumRouter } from '../rest/routes/premium-routes';
+import { PremiumOrderRepository } from './db/premium-order-repository';
+import { PayPalClient } from './integrations/paypal/paypal-client';
+import { PremiumService } from './premium/premium-service';
 
 export interface ServerOptions {
   config: Config;
@@ -120,6 +125,22 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     cleanups.unshift(() => sockets.close());
     const maps = new MapCatalog([builtInMaps]);
+    const { paypal: paypalConfig } = config;
+    const premium = new PremiumService({
+      grants: identity.premium,
+      orders: new PremiumOrderRepository(db),
+      paypal:
+        paypalConfig.clientId && paypalConfig.clientSecret
+          ? new PayPalClient({ apiUrl: paypalConfig.apiUrl, clientId: paypalConfig.clientId, clientSecret: paypalConfig.clientSecret, timeoutMs: paypalConfig.timeoutMs, clock })
+          : null,
+      webhookId: paypalConfig.webhookId,
+      prices: config.premium.prices,
+      currency: config.premium.currency,
+      publicUrl: config.publicUrl,
+      clock,
+      random: (n) => randomBytes(n),
+      logger,
+    });
     const engines = await startLobbyServices({
       db, live, users, clock, logger, broadcast: sockets.broadcast, publicCache: publicReads.cache, maps, earning: config.points.earning,
     });
@@ -161,6 +182,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         pointsRouter({ authenticate: identity.authenticate, points, cache: publicReads.cache, invalidate: pointsChanged }),
         serversRouter(maps, anonymous),
         adminRouter({ authenticate: identity.authenticate, users, ...admin }),
+        premiumRouter(premium, identity.authenticate, identity.authenticator.optionalSession),
         // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.
         identityRoutes.last,
       ],
