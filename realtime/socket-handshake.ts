@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Socket } from 'socket.io';
 import type { HandshakeRefusal, SocketData } from '../schema/realtime';
 import type { Caller } from '../src/identity/caller';
-import type { PresentedSocketCredentials, SocketCredentialResolver } from './realtime-ports';
+import type { ErrorStatus, PresentedSocketCredentials, SocketCredentialResolver } from './realtime-ports';
 
 type Next = (error?: Error & { data?: HandshakeRefusal }) => void;
 
@@ -12,7 +12,7 @@ type Next = (error?: Error & { data?: HandshakeRefusal }) => void;
  * refuses the connection with the REST status in `connect_error`'s `data`, instead of silently
  * downgrading a bot to anonymous.
  */
-export function authenticateHandshake(resolve: SocketCredentialResolver, read: CredentialReader, logger: Logger) {
+export function authenticateHandshake(resolve: SocketCredentialResolver, read: CredentialReader, logger: Logger, errorStatus?: ErrorStatus) {
   return async (socket: Socket<never, never, never, SocketData>, next: Next): Promise<void> => {
     try {
       const result = await resolve(read(socket));
@@ -20,6 +20,9 @@ export function authenticateHandshake(resolve: SocketCredentialResolver, read: C
       socket.data = socketDataOf(result.caller);
       next();
     } catch (error) {
+      // A store that cannot answer now refuses with its status (503): the client retries.
+      const mapped = errorStatus?.(error);
+      if (mapped) return next(refusal(mapped.status, mapped.message));
       logger.error({ err: error }, 'socket handshake failed');
       next(refusal(500, 'internal error'));
     }

@@ -70,7 +70,7 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
     broadcast: socketBroadcast(io),
     serve(services) {
       const readCredentials = credentialReader(options.publicUrl);
-      io.use(authenticateHandshake(services.resolveCredential, readCredentials, options.logger));
+      io.use(authenticateHandshake(services.resolveCredential, readCredentials, options.logger, services.errorStatus));
       io.on('connection', (socket) => handleLobbyEvents(socket, services, readCredentials, options.logger));
       stopPresence = keepSessionsOnline(io, services.presence, options.logger);
     },

@@ -8,6 +8,11 @@ const optionalUrl = (name: string) =>
   v.optional(v.pipe(v.string(), v.trim(), v.url(`${name} must be a URL`)));
 const urlWithDefault = (name: string, fallback: string) =>
   v.optional(v.pipe(v.string(), v.trim(), v.url(`${name} must be a URL`)), fallback);
+const milliseconds = (name: string, fallback: string) =>
+  v.optional(
+    v.pipe(v.string(), v.regex(/^\d{2,7}$/, `${name} must be a whole number of milliseconds (10 or more)`), v.transform(Number), v.minValue(10, `${name} must be at least 10`)),
+    fallback,
+  );
 const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)));
 
 const EnvSchema = v.object({
@@ -50,6 +55,10 @@ const EnvSchema = v.object({
     '',
   ),
   SEED_DEMO_DATA: v.optional(v.picklist(['auto', 'never'], 'SEED_DEMO_DATA must be auto or never'), 'auto'),
+  REDIS_TIMEOUT_MS: milliseconds('REDIS_TIMEOUT_MS', '1000'),
+  DATABASE_TIMEOUT_MS: milliseconds('DATABASE_TIMEOUT_MS', '3000'),
+  SHUTDOWN_DRAIN_MS: milliseconds('SHUTDOWN_DRAIN_MS', '10000'),
+  DEADLINE_LEASE_MS: milliseconds('DEADLINE_LEASE_MS', '10000'),
   LOG_LEVEL: v.optional(
     v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'),
     'info',
@@ -79,6 +88,14 @@ export interface Config {
   trustProxy: string[];
   seedDemoData: boolean;
   logLevel: Env['LOG_LEVEL'];
+  /** How long one live-store call may wait for Redis before it answers 503. */
+  redisTimeoutMs: number;
+  /** Bound on connecting to Postgres and on one statement; past it the request answers 503. */
+  databaseTimeoutMs: number;
+  /** How long a SIGTERM waits for requests in flight before answering the rest 503 and exiting. */
+  shutdownDrainMs: number;
+  /** How long a claimed deadline is its worker's before another instance may run it. */
+  deadlineLeaseMs: number;
 }
 
 export class ConfigError extends Error {
@@ -136,5 +153,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustProxy: e.TRUST_PROXY.split(',').map((s) => s.trim()).filter(Boolean),
     seedDemoData: e.SEED_DEMO_DATA === 'auto',
     logLevel: e.LOG_LEVEL,
+    redisTimeoutMs: e.REDIS_TIMEOUT_MS,
+    databaseTimeoutMs: e.DATABASE_TIMEOUT_MS,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    deadlineLeaseMs: e.DEADLINE_LEASE_MS,
   };
 }

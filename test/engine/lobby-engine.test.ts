@@ -75,14 +75,19 @@ describeEngine('lobby engine', (world) => {
     expect(await refusal(w.engine.command(g.code, { type: 'cancel' }, callerOf(g.host)))).toBe('conflict');
   });
 
-  it('loses no join when twenty users join one lobby at once', async () => {
+  it('admits exactly eleven of twenty users joining a 6v6 at once through two instances, and loses none of them', async () => {
     const w = world();
     const [host, ...joiners] = await w.users(21);
     const { code } = await w.engine.create(callerOf(host), {});
-    await Promise.all(joiners.map((u) => w.engine.command(code, { type: 'join' }, callerOf(u))));
+    const results = await Promise.allSettled(
+      joiners.map((u, i) => (i % 2 === 0 ? w.engine : w.peer()).command(code, { type: 'join' }, callerOf(u))),
+    );
+    const admitted = joiners.filter((_, i) => results[i].status === 'fulfilled').map((u) => u.id);
+    expect(admitted).toHaveLength(11);
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ kind: 'conflict', message: 'lobby is full' });
     const lobby = await detailOf(w, code);
-    expect(lobby.pool).toHaveLength(21);
-    expect(lobby.version).toBe(21);
+    expect(lobby.pool.map((u) => u.id).sort()).toEqual([host.id, ...admitted].sort());
+    expect(lobby.version).toBe(12);
   });
 
   it('lets a user racing into two lobbies through two instances into exactly one', async () => {
