@@ -78,7 +78,7 @@ class SubscriberProcess {
   }
 }
 
-class Subscribers {
+export class Subscribers {
   private constructor(private readonly processes: SubscriberProcess[]) {}
 
   static async start(url: string, code: string): Promise<Subscribers> {
@@ -96,9 +96,16 @@ class Subscribers {
     }));
   }
 
-  async totals(): Promise<{ total: number; last: number }> {
-    const answers = await Promise.all(this.processes.map((p) => p.ask<{ total: number; last: number }>('totals')));
-    return { total: answers.reduce((sum, a) => sum + a.total, 0), last: Math.max(...answers.map((a) => a.last)) };
+  /** Updates and chat messages received so far by all, and when the last of each arrived. */
+  async totals(): Promise<{ total: number; last: number; chats: number; chatLast: number }> {
+    type Totals = { total: number; last: number; chats: number; chatLast: number };
+    const answers = await Promise.all(this.processes.map((p) => p.ask<Totals>('totals')));
+    return {
+      total: answers.reduce((sum, a) => sum + a.total, 0),
+      last: Math.max(...answers.map((a) => a.last)),
+      chats: answers.reduce((sum, a) => sum + a.chats, 0),
+      chatLast: Math.max(...answers.map((a) => a.chatLast)),
+    };
   }
 
   /** Waits until `version` has reached every subscriber (each socket receives in order), or DRAIN_MS passed. */
