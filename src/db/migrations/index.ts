@@ -4,6 +4,7 @@ import { AdminSchema } from './0008-admin';
 import { GameServers } from './0004-game-servers';
 import { MapsSchema } from './0005-maps';
 import { PointsSchema } from './0007-points';
+import { PremiumOrdersAndGiftCodes } from './premium-orders-and-gift-codes';
 
 /**
  * Every migration in order, listed by hand: file discovery is not used (it breaks on Node 20).
@@ -13,6 +14,7 @@ export const migrations: MigrationObject[] = [
   { name: '0001_initial_schema', class: InitialSchema },
   { name: '0004_game_servers', class: GameServers },
   { name: '0005_maps', class: MapsSchema },
+  { name: '0006_premium_orders_and_gift_codes', class: PremiumOrdersAndGiftCodes },
   { name: '0007_points', class: PointsSchema },
   { name: '0008_admin', class: AdminSchema },
 ];
