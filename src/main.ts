@@ -221,7 +221,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         docsRouter(() => buildOpenApiDocument(allRoutes, config.publicUrl)),
         publicRouter(publicReads, anonymous),
         ...identityRoutes.routers,
-        lobbyRouter(engines.lobbies, identity.authenticate),
+        // Lobby commands are the hot path: their session user's row may be up to half a second old.
+        lobbyRouter(engines.lobbies, identity.authenticator.authenticateRecent),
         partyRouter(engines.parties, identity.authenticate, identity.authenticator.optionalSession),
         pointsRouter({ authenticate: identity.authenticate, points, cache: publicReads.cache, invalidate: pointsChanged }),
         serversRouter(maps, servers.reservations, identity.authenticate),

@@ -14,6 +14,7 @@ import { ChatAccountLink } from './chat-account-link';
 import { KeyAuditLog } from './key-audit-log';
 import { KeyRateLimit } from './key-rate-limit';
 import { PlatformLogin } from './platform-login';
+import { RecentUsers } from './recent-users';
 import type { Presence } from './presence';
 import { SessionStore } from './session-store';
 
@@ -63,6 +64,7 @@ export function createIdentity(input: IdentityInput): Identity {
   const authenticator = createAuthenticator({
     sessions,
     users,
+    recentUsers: new RecentUsers(users),
     keys: keyRepository,
     premium,
     pluginSecret: config.pluginSecret,
