@@ -1,4 +1,5 @@
 import { BanRepository } from '../db/ban-repository';
+import { LastKnown } from '../db/last-known';
 import { LobbyRecordRepository } from '../db/lobby-record-repository';
 import { MatchRepository } from '../db/match-repository';
 import type { EmSource } from '../db/orm';
@@ -45,7 +46,10 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
   const invalidation = await startPublicCacheInvalidation(live, (topic) => input.publicCache.invalidate(topic), (error) =>
     logger.error({ err: error }, 'publishing a cache invalidation failed'),
   );
-  const bans = new BanRepository(db);
+  const banRows = new BanRepository(db);
+  // Chat and joining check bans: while Postgres cannot answer, a user's last known ban state serves.
+  const banStates = new LastKnown<number, Awaited<ReturnType<BanRepository['activeBan']>>>(clock);
+  const bans = { activeBan: (userId: number, now: Date) => banStates.read(userId, () => banRows.activeBan(userId, now)) };
   const lobbies = new LobbyEngine({
     live,
     records: new LobbyRecordRepository(db),

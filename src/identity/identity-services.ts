@@ -4,6 +4,7 @@ import { ApiKeyRepository } from '../db/api-key-repository';
 import { AuditRepository } from '../db/audit-repository';
 import type { Database } from '../db/orm';
 import { PremiumRepository } from '../db/premium-repository';
+import { LastKnown } from '../db/last-known';
 import type { UsersRepository } from '../db/users-repository';
 import { createChatLink } from '../integrations/discord-oauth';
 import type { LiveStore } from '../live/live-store';
@@ -60,9 +61,12 @@ export function createIdentity(input: IdentityInput): Identity {
     addressSecret,
     { onError: (error) => logger.error({ err: error }, 'audit rows not written yet; will retry') },
   );
+  // Routes that need only the live store (vote, chat) keep working while Postgres cannot answer
+  // this second: the user row behind a session is served from the last read (see LastKnown).
+  const userRows = new LastKnown<number, Awaited<ReturnType<UsersRepository['findById']>>>(clock);
   const authenticator = createAuthenticator({
     sessions,
-    users,
+    users: { findById: (id) => userRows.read(id, () => users.findById(id)) },
     keys: keyRepository,
     premium,
     pluginSecret: config.pluginSecret,

@@ -3,25 +3,9 @@ import { connectRedisLiveStore, type RedisLiveStore } from '../../src/live/redis
 import { LiveStoreUnavailable } from '../../src/live/live-store-unavailable';
 import { nextPlatformId, Player } from '../api/lobby/lobby-client';
 import { startTestServerWithLogin, type TestServerWithLogin } from '../support/login';
+import { timed, until } from '../support/timing';
 import { startOwnRedis, type OwnRedis } from '../support/own-redis';
 import { connect } from '../realtime/support/socket-client';
-
-/** Elapsed milliseconds of `work`, with its result. */
-async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
-  const started = performance.now();
-  const value = await work();
-  return { ms: performance.now() - started, value };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | null>, withinMs: number): Promise<T> {
-  const deadline = Date.now() + withinMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${withinMs} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('the Redis live store when Redis stops answering', () => {
   let redis: OwnRedis;
