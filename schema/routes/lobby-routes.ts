@@ -49,14 +49,14 @@ const command = <B extends v.GenericSchema | undefined>(
 
 /** One route per lobby command, keyed like the engine's command table (which a test holds them to). */
 export const lobbyCommandRoutes: Record<string, RouteContract> = {
-  join: command('join', 'joinLobby', 'Take a free-agent place', undefined, [403, 404, 409]),
-  'party-join': command('party-join', 'partyJoinLobby', "Bring the caller's whole party (leader only), all or nothing", undefined, [403, 404, 409]),
+  join: command('join', 'joinLobby', 'Take a free-agent place; a lobby admits its slot count (6v6 12, 9v9 18, 4v4 8, ultiduo 4), pool and seats together: full, 409. Open while gathering, drafting and in the ready check: a draft that started short picks latecomers from the pool', undefined, [403, 404, 409]),
+  'party-join': command('party-join', 'partyJoinLobby', "Bring the caller's whole party (leader only), all or nothing: without room for every member, 409 and nobody joins", undefined, [403, 404, 409]),
   'pick-slot': command('pick-slot', 'pickLobbySlot', 'Move oneself (or, as captain, a teammate) to a free slot of the team', PickSlotBody, [403, 404, 409]),
   leave: command('leave', 'leaveLobby', "Free the caller's place", undefined, [404, 409]),
   kick: command('kick', 'kickFromLobby', 'Host: anyone; captain: a player on the opposing team', UserIdBody, [403, 404, 409]),
   'set-captain': command('set-captain', 'setLobbyCaptain', 'Host names a captain (the free side by default)', SetCaptainBody, [403, 404, 409]),
   'start-draft': command('start-draft', 'startLobbyDraft', 'Host: gathering to drafting', undefined, [403, 404, 409]),
-  pick: command('pick', 'pickLobbyPlayer', 'Captain drafts a free agent', UserIdBody, [403, 404, 409]),
+  pick: command('pick', 'pickLobbyPlayer', 'Captain drafts a free agent; the pick that fills both teams starts the ready check (a full lobby then has an empty pool)', UserIdBody, [403, 404, 409]),
   unpick: command('unpick', 'unpickLobbyPlayer', "Captain reverses the team's last pick", UserIdBody, [403, 404, 409]),
   'drop-to-pool': command('drop-to-pool', 'dropLobbyPlayerToPool', 'Captain returns a drafted player to the pool', UserIdBody, [403, 404, 409]),
   ready: command('ready', 'readyInLobby', 'Raise the ready flag for 30 s (drafting or ready check)', undefined, [403, 404, 409]),

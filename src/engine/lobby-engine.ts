@@ -11,7 +11,7 @@ import type { LobbyCreateBody } from '../../schema/lobby-bodies';
 import { CONSOLE_LOGGER, type BanLookup, type EngineLogger, type LobbyRecords, type MatchRecorder, type UnrecordedLobbies } from './engine-ports';
 import { LOBBY_CHAT_SEQUENCE, lobbyChatKey, lobbyKey, lobbyMemberKey, OPEN_LOBBIES } from './live-keys';
 import { actorOf, banCheck, requireUser, SYSTEM_ACTOR } from './lobby-actors';
-import { SILENT_BROADCAST, type LobbyBroadcast } from './lobby-broadcast';
+import { chatPublication, lobbyUpdates } from './lobby-broadcast';
 import { lobbyCodeFrom, LOBBY_CODE_LENGTH } from './lobby-code';
 import type { LobbyContext } from './lobby-context';
 import { LobbyDocuments, lobbyWrite, liveLobbyState } from './lobby-documents';
@@ -28,7 +28,6 @@ export interface LobbyEngineDeps {
   matches: MatchRecorder;
   bans: BanLookup;
   unrecorded?: UnrecordedLobbies;
-  broadcast?: LobbyBroadcast;
   clock?: () => number;
   logger?: EngineLogger;
   /** Drops a public-cache topic in every instance (see public-cache-invalidation). */
@@ -46,17 +45,15 @@ const NOTHING_STALE: StaleEntries = new Map();
 export class LobbyEngine {
   readonly #ctx: LobbyContext;
   readonly #reporter: MatchReporter;
-  readonly #broadcast: LobbyBroadcast;
   readonly #group: LobbyGroupCommit;
 
   constructor(private readonly deps: LobbyEngineDeps) {
     const clock = deps.clock ?? Date.now;
     const logger = deps.logger ?? CONSOLE_LOGGER;
     const invalidate = deps.invalidate ?? (() => undefined);
-    this.#broadcast = deps.broadcast ?? SILENT_BROADCAST;
     const documents = new LobbyDocuments(deps.live, deps.records, logger);
     const effects = new LobbyEffects({
-      live: deps.live, documents, broadcast: this.#broadcast, clock, logger, invalidate, summaries: () => this.summaries(),
+      live: deps.live, documents, clock, logger, invalidate, summaries: () => this.summaries(),
     });
     const index = new MembershipIndex(deps.live, documents);
     this.#ctx = { live: deps.live, documents, effects, index, clock, logger, invalidate, isBanned: banCheck(deps.bans, clock) };
@@ -84,10 +81,10 @@ export class LobbyEngine {
       });
       if (!outcome.ok) throw outcome.error;
       const state = outcome.state;
-      const written = await live.compareAndSet([
-        lobbyWrite(state, 0),
-        { key: lobbyMemberKey(user.id), expectedVersion: entry?.version ?? 0, value: code },
-      ]);
+      const written = await live.compareAndSet(
+        [lobbyWrite(state, 0), { key: lobbyMemberKey(user.id), expectedVersion: entry?.version ?? 0, value: code }],
+        lobbyUpdates([state], now),
+      );
       if (!written.ok) continue;
       const committed: Committed = { before: state, after: state, events: outcome.events, changed: true, now, storeVersion: written.versions[0], restored: false };
       await effects.committed(committed, 'create');
@@ -144,8 +141,7 @@ export class LobbyEngine {
     const problem = validateChat(state, actor, message, now);
     if (problem) throw problem;
     const entry = chatMessage(await live.increment(LOBBY_CHAT_SEQUENCE), actor.profile, message as string, now);
-    await live.listPush(lobbyChatKey(code), entry, CHAT_HISTORY);
-    this.#broadcast.lobbyChat(code, entry);
+    await live.listPush(lobbyChatKey(code), entry, CHAT_HISTORY, chatPublication(code, entry));
     return entry;
   }
 
@@ -165,6 +161,12 @@ export class LobbyEngine {
     return committed.after;
   }
 
+  /** The open lobby a user is in, as the membership index says; null when none. */
+  async lobbyOf(userId: number): Promise<string | null> {
+    const entry = await this.#ctx.live.get<unknown>(lobbyMemberKey(userId));
+    return typeof entry?.value === 'string' ? entry.value : null;
+  }
+
   partyJoin(code: string, caller: Caller): Promise<void> {
     return partyJoin(this.#ctx, code, caller);
   }
@@ -177,7 +179,7 @@ export class LobbyEngine {
     return matchId;
   }
 
-  /** The deadline worker's command: catch up with the clock and tell watchers, changed or not. */
+  /** The deadline worker's command: catch up with the clock (a lapsed ready flag is a change too). */
   async tick(code: string): Promise<void> {
     let committed: Committed;
     try {
@@ -186,7 +188,7 @@ export class LobbyEngine {
       if ((error as { kind?: string }).kind === 'not_found') return;
       throw error;
     }
-    await this.#ctx.effects.committed(committed, 'tick', { announce: true });
+    await this.#ctx.effects.committed(committed, 'tick');
   }
 
   /** Writes the match of a lobby that ended without one (the worker's retry queue). */

@@ -9,7 +9,7 @@ import type { LiveStore } from '../live/live-store';
 import { startDeadlineWorker } from './deadline-worker';
 import type { EngineLogger } from './engine-ports';
 import { LOBBY_DEADLINES, UNRECORDED_MATCHES } from './live-keys';
-import type { LobbyBroadcast } from './lobby-broadcast';
+import { startLobbyFeed, type LobbyBroadcast } from './lobby-broadcast';
 import { LobbyEngine } from './lobby-engine';
 import { PartyEngine } from './party-engine';
 import { startPublicCacheInvalidation } from './public-cache-invalidation';
@@ -21,6 +21,7 @@ export interface LobbyServicesInput {
   users: UsersRepository;
   clock: () => number;
   logger: EngineLogger & { info(details: object, message: string): void };
+  /** This instance's watchers: fed from the live store's lobby feed, whichever instance changed the lobby. */
   broadcast: LobbyBroadcast;
   /** This instance's public-read cache; its topics are dropped in every instance on a change. */
   publicCache: { invalidate(...topics: string[]): void };
@@ -33,6 +34,8 @@ export interface LobbyServicesInput {
 export interface LobbyServices {
   lobbies: LobbyEngine;
   parties: PartyEngine;
+  /** Drops a public-cache topic here and in every other instance. */
+  invalidate(topic: string): void;
   /** Stops the worker and the cache listener; call before the stores close. */
   close(): Promise<void>;
 }
@@ -46,6 +49,7 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
   const invalidation = await startPublicCacheInvalidation(live, (topic) => input.publicCache.invalidate(topic), (error) =>
     logger.error({ err: error }, 'publishing a cache invalidation failed'),
   );
+  const stopFeed = await startLobbyFeed(live, input.broadcast);
   const banRows = new BanRepository(db);
   // Chat and joining check bans: while Postgres cannot answer, a user's last known ban state serves.
   const banStates = new LastKnown<number, Awaited<ReturnType<BanRepository['activeBan']>>>(clock);
@@ -56,7 +60,6 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
     matches: new MatchRepository(db),
     bans,
     unrecorded: unrecordedLobbiesIn(db),
-    broadcast: input.broadcast,
     clock,
     logger,
     invalidate: (topic) => invalidation.invalidate(topic),
@@ -68,6 +71,7 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
     if (recovered.restored + recovered.recorded > 0) logger.info(recovered, 'lobbies recovered at start-up');
   } catch (error) {
     await invalidation.stop();
+    await stopFeed();
     throw error;
   }
   const worker = startDeadlineWorker({
@@ -92,10 +96,12 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
   return {
     lobbies,
     parties,
+    invalidate: (topic) => invalidation.invalidate(topic),
     async close() {
       await worker.stop();
       await lobbies.idle();
       await invalidation.stop();
+      await stopFeed();
     },
   };
 }

@@ -3,7 +3,7 @@ import {
   SocketTimeoutError, TimeoutError,
 } from 'redis';
 import { ChannelHandlers, logHandlerError } from './channel-handlers';
-import { DEFAULT_LEASE_MS, type CasResult, type CasWrite, type LiveStore, type Unsubscribe, type VersionedDoc, type WindowHit } from './live-store';
+import { DEFAULT_LEASE_MS, type CasResult, type CasWrite, type LiveStore, type Publication, type Unsubscribe, type VersionedDoc, type WindowHit } from './live-store';
 import { checkCasWrites, checkPositiveInteger, checkScore, encodeValue, ttlMilliseconds } from './live-store-input';
 import { LiveStoreUnavailable } from './live-store-unavailable';
 import { CALL, CLAIM_DUE, COMPARE_AND_SET, COMPLETE_DUE, HIT_WINDOW, PUSH_CAPPED, READ_DOCS, type RedisClient, runScript } from './redis-scripts';
@@ -176,9 +176,9 @@ export class RedisLiveStore implements LiveStore {
     });
   }
 
-  async compareAndSet(writes: CasWrite[]): Promise<CasResult> {
+  async compareAndSet(writes: CasWrite[], publish?: Publication): Promise<CasResult> {
     checkCasWrites(writes);
-    if (writes.length === 0) return { ok: true, versions: [] };
+    if (writes.length === 0 && !publish) return { ok: true, versions: [] };
     const args = writes.flatMap((write) => [
       String(write.expectedVersion),
       write.value === null ? 'd' : 's',
@@ -186,7 +186,8 @@ export class RedisLiveStore implements LiveStore {
       write.ttlMs === undefined ? '' : String(ttlMilliseconds(write.ttlMs, 'compareAndSet')),
     ]);
     const keys = writes.map((write) => this.#key(write.key));
-    const [ok, ...rest] = (await this.#call((deadline) => runScript(this.#client, COMPARE_AND_SET, keys, args, deadline))) as number[];
+    const scriptArgs = [...args, ...this.#publishArgs(publish)];
+    const [ok, ...rest] = (await this.#call((deadline) => runScript(this.#client, COMPARE_AND_SET, keys, scriptArgs, deadline))) as number[];
     return ok === 1 ? { ok: true, versions: rest } : { ok: false, conflictKey: writes[rest[0] - 1].key };
   }
 
@@ -280,9 +281,9 @@ export class RedisLiveStore implements LiveStore {
     return { allowed: allowed === 1, count, retryAfterMs };
   }
 
-  async listPush(key: string, value: unknown, maxLength: number): Promise<void> {
+  async listPush(key: string, value: unknown, maxLength: number, publish?: Publication): Promise<void> {
     checkPositiveInteger(maxLength, 'maxLength', 'listPush');
-    const args = [encodeValue(value, 'listPush'), String(maxLength)];
+    const args = [encodeValue(value, 'listPush'), String(maxLength), ...this.#publishArgs(publish)];
     await this.#call((deadline) => runScript(this.#client, PUSH_CAPPED, [this.#key(key)], args, deadline));
   }
 
@@ -326,6 +327,11 @@ export class RedisLiveStore implements LiveStore {
 
   #key(key: string): string {
     return this.#prefix + key;
+  }
+
+  /** The trailing script arguments of a publication: the prefixed channel, then the messages. */
+  #publishArgs(publish: Publication | undefined): string[] {
+    return publish ? [this.#key(publish.channel), ...publish.messages] : [];
   }
 }
 

@@ -75,14 +75,19 @@ describeEngine('lobby engine', (world) => {
     expect(await refusal(w.engine.command(g.code, { type: 'cancel' }, callerOf(g.host)))).toBe('conflict');
   });
 
-  it('loses no join when twenty users join one lobby at once', async () => {
+  it('admits exactly eleven of twenty users joining a 6v6 at once through two instances, and loses none of them', async () => {
     const w = world();
     const [host, ...joiners] = await w.users(21);
     const { code } = await w.engine.create(callerOf(host), {});
-    await Promise.all(joiners.map((u) => w.engine.command(code, { type: 'join' }, callerOf(u))));
+    const results = await Promise.allSettled(
+      joiners.map((u, i) => (i % 2 === 0 ? w.engine : w.peer()).command(code, { type: 'join' }, callerOf(u))),
+    );
+    const admitted = joiners.filter((_, i) => results[i].status === 'fulfilled').map((u) => u.id);
+    expect(admitted).toHaveLength(11);
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ kind: 'conflict', message: 'lobby is full' });
     const lobby = await detailOf(w, code);
-    expect(lobby.pool).toHaveLength(21);
-    expect(lobby.version).toBe(21);
+    expect(lobby.pool.map((u) => u.id).sort()).toEqual([host.id, ...admitted].sort());
+    expect(lobby.version).toBe(12);
   });
 
   it('lets a user racing into two lobbies through two instances into exactly one', async () => {
@@ -136,6 +141,7 @@ describeEngine('lobby engine', (world) => {
     const { code, lobby } = await w.engine.create(callerOf(a), {});
     await w.engine.command(code, { type: 'vote-map', map: lobby.map_pool[0] }, callerOf(a));
     await w.engine.command(code, { type: 'vote-map', map: lobby.map_pool[0] }, callerOf(a));
+    await w.delivered();
     expect(w.broadcast.updates.map((u) => u.version)).toEqual([1, 2]);
   });
 
@@ -150,6 +156,7 @@ describeEngine('lobby engine', (world) => {
     await w.engine.idle();
     expect((await w.engine.summaries()).map((s) => s.code)).toEqual([two.code]);
     expect(w.invalidated).toContain('lobbies');
+    await w.delivered();
     expect(w.broadcast.lists.at(-1)?.map((s) => s.code)).toEqual([two.code]);
   });
 
@@ -162,7 +169,8 @@ describeEngine('lobby engine', (world) => {
     expect(history).toHaveLength(200);
     expect(history[0].message).toBe('m5');
     expect(history.at(-1)!.message).toBe('m204');
-    expect(w.broadcast.chats).toHaveLength(205);
+    await w.delivered();
+    expect(w.broadcast.chats.map((c) => c.message.message)).toEqual(Array.from({ length: 205 }, (_, i) => `m${i}`));
   });
 
   it.each([

@@ -31,6 +31,8 @@ describeEngine('lobby persistence', (world) => {
     const w = world();
     const g = await gathered(w, 'ultiduo');
     const [newcomer] = await w.users(1);
+    // Room for the newcomer: the lobby is full as gathered.
+    await w.engine.command(g.code, { type: 'leave' }, callerOf(g.users[3]));
     await w.live.delete(lobbyKey(g.code));
     await w.engine.command(g.code, { type: 'join' }, callerOf(newcomer));
     expect((await detailOf(w, g.code)).pool.map((u) => u.id)).toContain(newcomer.id);

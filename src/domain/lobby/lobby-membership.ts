@@ -43,6 +43,14 @@ export const isTeamFull = (state: LobbyState, team: Team): boolean => filledCoun
 
 export const allSlotsFilled = (state: LobbyState): boolean => TEAMS.every((team) => isTeamFull(state, team));
 
+/** The format's slot count, both teams: the most players a lobby admits, pool and seats together. */
+export const capacity = (state: LobbyState): number => state.teams.red.length + state.teams.blu.length;
+
+export const memberCount = (state: LobbyState): number => state.pool.length + seatedIds(state).length;
+
+/** Places left before the lobby is full (never negative). */
+export const freePlaces = (state: LobbyState): number => Math.max(0, capacity(state) - memberCount(state));
+
 export const isReady = (slot: Slot, now: number): boolean => slot.readyUntil !== null && slot.readyUntil > now;
 
 /** Every slot taken and every occupant's flag still on: the condition for going live. */

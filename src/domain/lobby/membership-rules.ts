@@ -1,12 +1,16 @@
 import { conflict, forbidden, invalid, notFound } from '../domain-error';
 import type { Actor } from './lobby-actor';
-import { captainOf, isInLobby, seatedTeam } from './lobby-membership';
+import { captainOf, freePlaces, isInLobby, seatedTeam } from './lobby-membership';
 import { badUserId, isHost, type LobbyRule } from './lobby-rule';
 import { otherTeam, type LobbyPhase, type LobbyState } from './lobby-state';
 import { reopenDraft } from './phase-transitions';
 import { removeMember } from './seating';
 
-/** Newcomers may arrive until the match goes live. */
+/**
+ * Newcomers may arrive until the match goes live, while there is room: a lobby admits at most its
+ * format's slot count, pool and seats together. A draft that starts short takes latecomers into
+ * the pool, and the captains pick them.
+ */
 const JOINABLE: readonly LobbyPhase[] = ['gathering', 'drafting', 'ready_check'];
 
 /** Append to the pool and remember (or refresh) the profile. */
@@ -23,6 +27,7 @@ export const join: LobbyRule<'join'> = (draft, _command, actor) => {
   if (!JOINABLE.includes(draft.phase)) return conflict('lobby is not accepting players');
   if (isInLobby(draft, actor.id)) return conflict('already in this lobby');
   if (inAnotherLobby(draft, actor)) return conflict('already in another lobby');
+  if (freePlaces(draft) === 0) return conflict('lobby is full');
   addToPool(draft, actor);
   return [];
 };
@@ -38,6 +43,7 @@ export const partyJoin: LobbyRule<'party-join'> = (draft, command, actor) => {
   if (!JOINABLE.includes(draft.phase)) return conflict('lobby is not accepting players');
   if (members.some((m) => isInLobby(draft, m.id))) return conflict('a party member is already in this lobby');
   if (members.some((m) => inAnotherLobby(draft, m))) return conflict('a party member is already in another lobby');
+  if (freePlaces(draft) < members.length) return conflict(`no room for the whole party: ${freePlaces(draft)} of ${members.length} places free`);
   for (const member of members) addToPool(draft, member);
   return [];
 };
@@ -58,20 +64,20 @@ export const leave: LobbyRule<'leave'> = (draft, _command, actor) => {
 };
 
 /**
- * The host kicks anyone but themselves; a captain only a non-captain seated on the other team
- * (so captains cannot empty each other's teams of their leaders).
+ * The host (and an admin: a ban takes the player out) kicks anyone but themselves; a captain only
+ * a non-captain seated on the other team (so captains cannot empty each other's teams of their leaders).
  */
 export const kick: LobbyRule<'kick'> = (draft, command, actor) => {
   const bad = badUserId(command.userId);
   if (bad) return bad;
-  const host = isHost(draft, actor);
+  const overseer = isHost(draft, actor) || actor.isAdmin;
   const captainTeam = captainOf(draft, actor.id);
-  if (!host && captainTeam === null) return forbidden('only the host or a captain may kick');
+  if (!overseer && captainTeam === null) return forbidden('only the host or a captain may kick');
   if (draft.phase === 'live') return conflict('cannot kick during a live match');
   const target = command.userId;
   if (!isInLobby(draft, target)) return notFound('user is not in this lobby');
-  if (host) {
-    if (target === actor.id) return invalid('the host cannot kick themselves');
+  if (overseer) {
+    if (target === actor.id) return invalid('you cannot kick yourself');
   } else {
     if (seatedTeam(draft, target) !== otherTeam(captainTeam!)) return forbidden('wrong team');
     if (captainOf(draft, target) !== null) return forbidden('cannot kick a captain');

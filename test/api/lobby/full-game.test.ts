@@ -23,16 +23,23 @@ afterAll(async () => {
 });
 
 describe('a whole 6v6 over HTTP, from creation to the leaderboard', () => {
-  it('plays through votes, chat, a draft with an unpick, a decayed ready flag and the report', async () => {
-    const [host, ...rest] = players.slice(0, 13);
+  it('plays the contract flow: create, 12 join (the creator counts), the 13th gets 409, captains, a full draft, ready, force-start, report, ELO', async () => {
+    const [host, ...rest] = players.slice(0, 12);
+    const thirteenth = players[12];
     const created = await host.post('/api/lobbies/', { format: '6v6', name: 'Friday pug' });
     expect(created.status).toBe(200);
     const code: string = created.body.code;
     expect(created.body.lobby).toMatchObject({ code, name: 'Friday pug', phase: 'gathering', host_id: host.id });
+    expect(created.body.lobby.pool.map((u: { id: number }) => u.id)).toEqual([host.id]);
     expect((await fetch(`${server.url}/api/public/lobbies`).then((r) => r.json())).map((l: { code: string }) => l.code)).toContain(code);
 
     for (const player of rest) await player.command(code, 'join');
     expect((await rest[0].post(`/api/lobbies/${code}/join`)).status).toBe(409);
+    const full = await thirteenth.post(`/api/lobbies/${code}/join`);
+    expect(full).toEqual({ status: 409, body: { error: 'lobby is full' } });
+    let lobby = await lobbyAt(server.url, code);
+    expect(lobby.pool).toHaveLength(12);
+    expect(lobby.pool.map((u) => u.id)).not.toContain(thirteenth.id);
 
     // Map votes: two for the second map, one for the first.
     const pool = created.body.lobby.map_pool as string[];
@@ -61,20 +68,22 @@ describe('a whole 6v6 over HTTP, from creation to the leaderboard', () => {
     await host.command(code, 'set-captain', { user_id: bluCaptain.id, team: 'blu' });
     expect((await redCaptain.post(`/api/lobbies/${code}/start-draft`)).status).toBe(403);
     await host.command(code, 'start-draft');
-    let lobby = await lobbyAt(server.url, code);
+    lobby = await lobbyAt(server.url, code);
     expect(lobby).toMatchObject({ phase: 'drafting', turn: 'red', captains: { red: redCaptain.id, blu: bluCaptain.id } });
-    const first = lobby.pool.find((u) => u.id !== host.id)!.id;
+    const first = lobby.pool[0].id;
     await redCaptain.command(code, 'pick', { user_id: first });
     expect((await redCaptain.post(`/api/lobbies/${code}/pick`, { user_id: lobby.pool[2].id })).status).toBe(409);
     await redCaptain.command(code, 'unpick', { user_id: first });
     lobby = await lobbyAt(server.url, code);
     expect(lobby.turn).toBe('red');
     expect(lobby.pool.map((u) => u.id)).toContain(first);
-    // The host stays in the pool: 13 players, 12 seats.
-    lobby = await draftAll(server.url, code, players, (l) => l.pool.find((u) => u.id !== host.id)!.id);
+    // Twelve players, twelve slots: the draft ends with a full board and an empty pool.
+    lobby = await draftAll(server.url, code, players);
     expect(lobby.phase).toBe('ready_check');
     expect(seatedIds(lobby)).toHaveLength(12);
-    expect(lobby.pool.map((u) => u.id)).toEqual([host.id]);
+    expect(new Set(seatedIds(lobby)).size).toBe(12);
+    expect(lobby.pool).toEqual([]);
+    expect((await thirteenth.post(`/api/lobbies/${code}/join`)).status).toBe(409);
 
     // A class change within the limits, and one beyond them.
     const seated = players.filter((p) => seatedIds(lobby).includes(p.id));
@@ -83,20 +92,25 @@ describe('a whole 6v6 over HTTP, from creation to the leaderboard', () => {
     await scout.command(code, 'set-class', { class: 'pyro' });
     expect((await lobbyAt(server.url, code)).teams.red.find((s) => s.user?.id === scout.id)?.class).toBe('pyro');
 
-    // A ready flag that decays: ready, 31 s pass, the flag is off and can no longer be kept.
+    // Ready: a flag that decays (ready, 31 s pass, the flag is off and can no longer be kept), a few
+    // players ready again, and the host force-starts without waiting for the rest.
     const [early, ...others] = seated;
     await early.command(code, 'ready');
     clock.skipped += 31_000;
     const slotOf = (l: typeof lobby, id: number) => [...l.teams.red, ...l.teams.blu].find((s) => s.user?.id === id)!;
     expect(slotOf(await lobbyAt(server.url, code), early.id).ready).toBe(false);
     expect((await early.post(`/api/lobbies/${code}/keep-ready`)).status).toBe(409);
-    for (const player of [early, ...others]) await player.command(code, 'ready');
+    for (const player of [early, ...others.slice(0, 5)]) await player.command(code, 'ready');
+    lobby = await lobbyAt(server.url, code);
+    expect(lobby.phase).toBe('ready_check');
+    expect((await redCaptain.post(`/api/lobbies/${code}/force-start`)).status).toBe(403);
+    await host.command(code, 'force-start');
     lobby = await lobbyAt(server.url, code);
     expect(lobby.phase).toBe('live');
 
     // The report: 201 once, 409 after; the match and the ratings are public at once.
     const before = Object.fromEntries(seated.map((p) => [p.id, p.user.elo]));
-    expect((await seated.find((p) => p.id !== redCaptain.id && p.id !== bluCaptain.id)!.post(`/api/lobbies/${code}/report`, { score_red: 3, score_blu: 1 })).status).toBe(403);
+    expect((await seated.find((p) => p.id !== redCaptain.id && p.id !== bluCaptain.id && p.id !== host.id)!.post(`/api/lobbies/${code}/report`, { score_red: 3, score_blu: 1 })).status).toBe(403);
     const report = await redCaptain.command(code, 'report', { score_red: 3, score_blu: 1 }, 201);
     expect(report).toEqual({ match_id: expect.any(Number) });
     expect((await bluCaptain.post(`/api/lobbies/${code}/report`, { score_red: 0, score_blu: 5 })).status).toBe(409);
@@ -113,6 +127,10 @@ describe('a whole 6v6 over HTTP, from creation to the leaderboard', () => {
     }
     expect((await lobbyAt(server.url, code))).toMatchObject({ phase: 'ended', match_id: report.match_id });
     expect((await fetch(`${server.url}/api/public/lobbies`).then((r) => r.json())).map((l: { code: string }) => l.code)).not.toContain(code);
+    // Everyone is free again: the thirteenth can now create a lobby of their own.
+    const own = await thirteenth.post('/api/lobbies', {});
+    expect(own.status).toBe(200);
+    expect((await thirteenth.send('DELETE', `/api/lobbies/${own.body.code}`)).status).toBe(204);
   });
 
   it('plays a 9v9 with automatic captains, force-started by the host', async () => {

@@ -82,12 +82,12 @@ describe('set-captain', () => {
   });
 
   it('moving the last free agent onto the last free slot in the draft starts the ready check', () => {
-    let s = joinAll(newLobby({ format: 'ultiduo' }), [RED_CAP, BLU_CAP, 10, 11]);
+    let s = joinAll(newLobby({ format: 'ultiduo' }), [RED_CAP, BLU_CAP, 10]);
     s = run(s, { type: 'set-captain', userId: RED_CAP, team: 'red' }, HOST);
     s = run(s, { type: 'set-captain', userId: BLU_CAP, team: 'blu' }, HOST);
     s = run(s, { type: 'start-draft' }, HOST);
     s = run(s, { type: 'pick', userId: 10 }, RED_CAP);
-    s = run(s, { type: 'set-captain', userId: 11, team: 'blu' }, HOST);
+    s = run(s, { type: 'set-captain', userId: HOST, team: 'blu' }, HOST);
     expect(s.phase).toBe('ready_check');
   });
 });

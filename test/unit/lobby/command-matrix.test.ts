@@ -7,7 +7,9 @@ import {
 } from './lobby-fixtures';
 
 /*
- * Every command x every phase x every role, against the documented outcome kind.
+ * Every command x every phase x every role, against the documented outcome kind. The fixtures are
+ * full lobbies, so from the ready check on the host and the "pool player" are seated (red and blu
+ * medic): a full lobby's draft leaves nobody in the pool.
  * ok = succeeds and bumps the version; same = succeeds with the state untouched.
  */
 type Expect = 'ok' | 'same' | '400' | '403' | '404' | '409';
@@ -43,9 +45,10 @@ const COMMANDS: Record<LobbyCommandType, { command: (actorId: number) => LobbyCo
   join: {
     command: () => ({ type: 'join' }),
     rows: {
-      gathering: ['409', '409', '409', '409', '409', 'ok', '403'],
-      drafting: ['409', '409', '409', '409', '409', 'ok', '403'],
-      ready_check: ['409', '409', '409', '409', '409', 'ok', '403'],
+      // Every fixture is full (12 of 12): an outsider finds no room (membership.test.ts joins short lobbies).
+      gathering: ['409', '409', '409', '409', '409', '409', '403'],
+      drafting: ['409', '409', '409', '409', '409', '409', '403'],
+      ready_check: ['409', '409', '409', '409', '409', '409', '403'],
       live: ['409', '409', '409', '409', '409', '409', '403'],
       ...CLOSED,
     },
@@ -53,9 +56,10 @@ const COMMANDS: Record<LobbyCommandType, { command: (actorId: number) => LobbyCo
   'party-join': {
     command: (id) => ({ type: 'party-join', members: [actor(id, { banned: id === BANNED }), actor(OUTSIDER_2)] }),
     rows: {
-      gathering: ['409', '409', '409', '409', '409', 'ok', '403'],
-      drafting: ['409', '409', '409', '409', '409', 'ok', '403'],
-      ready_check: ['409', '409', '409', '409', '409', 'ok', '403'],
+      // Every fixture is full (12 of 12): an outsider finds no room (membership.test.ts joins short lobbies).
+      gathering: ['409', '409', '409', '409', '409', '409', '403'],
+      drafting: ['409', '409', '409', '409', '409', '409', '403'],
+      ready_check: ['409', '409', '409', '409', '409', '409', '403'],
       live: ['409', '409', '409', '409', '409', '409', '403'],
       ...CLOSED,
     },
@@ -135,8 +139,8 @@ const COMMANDS: Record<LobbyCommandType, { command: (actorId: number) => LobbyCo
     rows: {
       gathering: ['403', 'ok', '403', 'ok', '403', '403', '403'],
       drafting: ['403', 'ok', '403', 'ok', '403', '403', '403'],
-      ready_check: ['403', '409', '403', '409', '403', '403', '403'],
-      live: ['403', '409', '403', '409', '403', '403', '403'],
+      ready_check: ['409', '409', '403', '409', '403', '403', '403'],
+      live: ['409', '409', '403', '409', '403', '403', '403'],
       ...CLOSED,
     },
   },
@@ -145,8 +149,8 @@ const COMMANDS: Record<LobbyCommandType, { command: (actorId: number) => LobbyCo
     rows: {
       gathering: ['409', 'ok', 'ok', 'ok', '409', '409', '409'],
       drafting: ['409', 'ok', 'ok', 'ok', '409', '409', '409'],
-      ready_check: ['409', 'ok', 'ok', 'ok', '409', '409', '409'],
-      live: ['409', 'ok', 'ok', 'ok', '409', '409', '409'],
+      ready_check: ['ok', 'ok', 'ok', 'ok', 'ok', '409', '409'],
+      live: ['ok', 'ok', 'ok', 'ok', 'ok', '409', '409'],
       ...CLOSED,
     },
   },
@@ -165,8 +169,8 @@ const COMMANDS: Record<LobbyCommandType, { command: (actorId: number) => LobbyCo
     rows: {
       gathering: ['403', '409', '409', '409', '403', '403', '403'],
       drafting: ['403', 'ok', 'ok', 'ok', '403', '403', '403'],
-      ready_check: ['403', 'ok', 'ok', 'ok', '403', '403', '403'],
-      live: ['403', '409', '409', '409', '403', '403', '403'],
+      ready_check: ['ok', 'ok', 'ok', 'ok', 'ok', '403', '403'],
+      live: ['409', '409', '409', '409', '409', '403', '403'],
       ...CLOSED,
     },
   },
@@ -175,8 +179,8 @@ const COMMANDS: Record<LobbyCommandType, { command: (actorId: number) => LobbyCo
     rows: {
       gathering: ['403', '409', '409', '409', '403', '403', '403'],
       drafting: ['403', '409', '409', '409', '403', '403', '403'],
-      ready_check: ['403', '409', '409', '409', '403', '403', '403'],
-      live: ['403', '409', '409', '409', '403', '403', '403'],
+      ready_check: ['409', '409', '409', '409', '409', '403', '403'],
+      live: ['409', '409', '409', '409', '409', '403', '403'],
       ...CLOSED,
     },
   },

@@ -4,12 +4,12 @@ import type { LobbyCommand } from '../../../src/domain/lobby/lobby-commands';
 import { CLIENT_COMMAND_TYPES, isClientCommandType, SYSTEM_COMMAND_TYPES } from '../../../src/domain/lobby/lobby-commands';
 import { LobbyState } from '../../../src/domain/lobby/lobby-state';
 import {
-  actor, attempt, draftingLobby, gatheringLobby, HOST, OUTSIDER, POOLED, readyCheckLobby, RED_CAP, run, T0,
+  actor, attempt, draftingLobby, newLobby, gatheringLobby, HOST, OUTSIDER, POOLED, readyCheckLobby, RED_CAP, run, T0,
 } from './lobby-fixtures';
 
 describe('applying a command', () => {
   it('bumps the version by exactly one when it changes the lobby', () => {
-    const s = gatheringLobby();
+    const s = newLobby();
     expect(run(s, { type: 'join' }, actor(OUTSIDER)).version).toBe(s.version + 1);
   });
 
@@ -22,8 +22,9 @@ describe('applying a command', () => {
 
   it('counts a due settle and the command together as one change', () => {
     const rc = readyCheckLobby();
-    const s = run(rc, { type: 'join' }, actor(OUTSIDER), T0 + 60_000);
+    const s = run(rc, { type: 'leave' }, POOLED, T0 + 60_000);
     expect(s.phase).toBe('drafting');
+    expect(s.pool).not.toContain(POOLED);
     expect(s.version).toBe(rc.version + 1);
   });
 

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { draftTurn } from '../../../src/domain/lobby/draft-turn';
+import { teamSize } from '../../../src/domain/lobby/formats';
 import {
   BLU_CAP, draftingLobby, events, expectRefused, gatheringLobby, HOST, joinAll, newLobby, OUTSIDER, POOLED,
   readyCheckLobby, RED_CAP, run, SEATED, seatedOn, T0,
 } from './lobby-fixtures';
 
-/** Two captains, nobody else seated, four free agents 10..13 (plus the host). */
+/** Two captains, nobody else seated; free agents the host and 10..15, as many as the format admits. */
 function freshDraft(format: '6v6' | 'ultiduo' | '4v4' = '6v6') {
-  let s = joinAll(newLobby({ format }), [RED_CAP, BLU_CAP, 10, 11, 12, 13, 14, 15]);
+  let s = joinAll(newLobby({ format }), [RED_CAP, BLU_CAP, 10, 11, 12, 13, 14, 15].slice(0, 2 * teamSize(format) - 1));
   s = run(s, { type: 'set-captain', userId: RED_CAP, team: 'red' }, HOST);
   s = run(s, { type: 'set-captain', userId: BLU_CAP, team: 'blu' }, HOST);
   return run(s, { type: 'start-draft' }, HOST);
@@ -86,14 +87,15 @@ describe('pick', () => {
 
   it('that fills both teams starts the ready check with a 60 s deadline', () => {
     let s = run(freshDraft('ultiduo'), { type: 'pick', userId: 10 }, RED_CAP, T0);
-    s = run(s, { type: 'pick', userId: 11 }, BLU_CAP, T0 + 5_000);
+    s = run(s, { type: 'pick', userId: HOST }, BLU_CAP, T0 + 5_000);
+    expect(s.pool).toEqual([]);
     expect(s.phase).toBe('ready_check');
     expect(s.readyCheckDeadline).toBe(T0 + 65_000);
   });
 
   it('that fills both teams announces the ready check', () => {
     const s = run(freshDraft('ultiduo'), { type: 'pick', userId: 10 }, RED_CAP);
-    expect(events(s, { type: 'pick', userId: 11 }, BLU_CAP)).toEqual([
+    expect(events(s, { type: 'pick', userId: HOST }, BLU_CAP)).toEqual([
       { type: 'phase_changed', from: 'drafting', to: 'ready_check' },
       { type: 'ready_check_started', deadline: T0 + 60_000 },
     ]);
@@ -102,7 +104,7 @@ describe('pick', () => {
   it('that fills both teams clears earlier ready flags', () => {
     let s = run(freshDraft('ultiduo'), { type: 'ready' }, RED_CAP);
     s = run(s, { type: 'pick', userId: 10 }, RED_CAP);
-    s = run(s, { type: 'pick', userId: 11 }, BLU_CAP);
+    s = run(s, { type: 'pick', userId: HOST }, BLU_CAP);
     expect(s.teams.red[0].readyUntil).toBeNull();
   });
 });

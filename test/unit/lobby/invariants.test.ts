@@ -138,6 +138,10 @@ const json = (x: unknown) => JSON.stringify(x);
 function checkInvariants(state: LobbyState, format: LobbyFormat, now: number): void {
   const places = [...state.pool, ...seatedIds(state)];
   check(new Set(places).size === places.length, 'a user is in two places');
+  check(places.length <= 2 * FORMAT_SLOTS[format].length, `${places.length} players in a ${format} lobby`);
+  // Capacity is what lets every draft finish: with the pool non-empty there is a free slot to pick into.
+  check(state.phase !== 'drafting' || state.pool.length === 0 || draftTurn(state) !== null, 'players in the pool but no team may pick');
+  check(state.phase !== 'ready_check' || state.pool.length === 0, 'a ready check with players left in the pool');
   for (const t of TEAMS) {
     check(json(state.teams[t].map((slot) => slot.index)) === json(FORMAT_SLOTS[format].map((_, i) => i)), `${t} lost the shape of ${format}`);
     for (const cls of TF_CLASSES) {

@@ -3,7 +3,7 @@ import type { UserPublic } from '../../../schema/user';
 import type { DomainError, Outcome } from '../../../src/domain/domain-error';
 import { createLobby, type CreateLobbyInput } from '../../../src/domain/lobby/create-lobby';
 import { draftTurn } from '../../../src/domain/lobby/draft-turn';
-import type { LobbyFormat } from '../../../src/domain/lobby/formats';
+import { teamSize, type LobbyFormat } from '../../../src/domain/lobby/formats';
 import type { Actor } from '../../../src/domain/lobby/lobby-actor';
 import type { LobbyCommand } from '../../../src/domain/lobby/lobby-commands';
 import type { LobbyEvent } from '../../../src/domain/lobby/lobby-events';
@@ -88,17 +88,18 @@ export function draftUntilFull(state: LobbyState, now = T0, exclude: number[] = 
   while (s.phase === 'drafting') {
     const turn = draftTurn(s);
     const captain = turn && s.captains[turn];
-    const next = s.pool.find((id) => !exclude.includes(id));
+    // Excluded players are picked last, when nobody else is left.
+    const next = s.pool.find((id) => !exclude.includes(id)) ?? s.pool[0];
     if (captain == null || next === undefined) throw new Error('draft cannot continue');
     s = run(s, { type: 'pick', userId: next }, captain, now);
   }
   return s;
 }
 
-/** Gathering: red = [SEATED, RED_CAP], blu = [BLU_CAP]; pool = HOST, POOLED, 10..19. */
+/** Gathering, full (12 of 12): red = [SEATED, RED_CAP], blu = [BLU_CAP]; pool = HOST, POOLED, 10..16. */
 export function gatheringLobby(format: LobbyFormat = '6v6'): LobbyState {
   let s = newLobby({ format });
-  s = joinAll(s, [RED_CAP, BLU_CAP, SEATED, POOLED, ...fillers(10)]);
+  s = joinAll(s, [RED_CAP, BLU_CAP, SEATED, POOLED, ...fillers(2 * teamSize(format) - 5)]);
   s = run(s, { type: 'set-captain', userId: SEATED, team: 'red' }, HOST);
   s = run(s, { type: 'set-captain', userId: RED_CAP, team: 'red' }, HOST);
   s = run(s, { type: 'set-captain', userId: BLU_CAP, team: 'blu' }, HOST);
@@ -112,7 +113,7 @@ export function draftingLobby(): LobbyState {
   return s;
 }
 
-/** Ready check with both teams full; HOST, POOLED and 19 remain free agents. */
+/** Ready check with both teams full and the pool empty: HOST and POOLED were drafted last. */
 export function readyCheckLobby(now = T0): LobbyState {
   return draftUntilFull(draftingLobby(), now, [HOST, POOLED]);
 }

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { openMembers } from '../../../src/domain/lobby/lobby-membership';
 import {
   actor, BLU_CAP, CODE, draftingLobby, events, expectRefused, gatheringLobby, HOST, newLobby, OUTSIDER, OUTSIDER_2,
-  POOLED, profile, readyCheckLobby, RED_CAP, run, SEATED, seatedOn, T0,
+  attempt, fillers, joinAll, POOLED, profile, readyCheckLobby, RED_CAP, run, SEATED, seatedOn, T0,
 } from './lobby-fixtures';
 
 describe('join', () => {
   it('appends the newcomer to the end of the pool', () => {
-    const s = run(gatheringLobby(), { type: 'join' }, actor(OUTSIDER));
-    expect(s.pool[s.pool.length - 1]).toBe(OUTSIDER);
+    const s = run(joinAll(newLobby(), [10, 11]), { type: 'join' }, actor(OUTSIDER));
+    expect(s.pool).toEqual([HOST, 10, 11, OUTSIDER]);
   });
 
   it("stores the newcomer's profile", () => {
@@ -33,15 +33,39 @@ describe('join', () => {
     expect(s.pool).toContain(OUTSIDER);
   });
 
-  it('is still possible during the draft', () => {
-    expect(run(draftingLobby(), { type: 'join' }, actor(OUTSIDER)).pool).toContain(OUTSIDER);
+  it('is still possible during a draft that started short, into the pool', () => {
+    let s = joinAll(newLobby(), [RED_CAP, BLU_CAP, 10]);
+    s = run(s, { type: 'start-draft' }, HOST);
+    expect(run(s, { type: 'join' }, actor(OUTSIDER)).pool).toContain(OUTSIDER);
   });
 
-  it('during a ready check lands in the pool without disturbing the check', () => {
-    const before = readyCheckLobby();
-    const s = run(before, { type: 'join' }, actor(OUTSIDER));
-    expect(s.phase).toBe('ready_check');
-    expect(s.readyCheckDeadline).toBe(before.readyCheckDeadline);
+  it('takes the last free place of a lobby', () => {
+    const s = run(joinAll(newLobby({ format: 'ultiduo' }), [10, 11]), { type: 'join' }, actor(OUTSIDER));
+    expect(s.pool).toHaveLength(4);
+  });
+
+  it.each([
+    ['6v6', 12],
+    ['9v9', 18],
+    ['4v4', 8],
+    ['ultiduo', 4],
+  ] as const)('on a full %s lobby (%i players) is refused with 409 and changes nothing', (format, size) => {
+    const full = joinAll(newLobby({ format }), fillers(size - 1));
+    expect(full.pool).toHaveLength(size);
+    expectRefused(full, { type: 'join' }, actor(OUTSIDER), 'conflict', /lobby is full/);
+  });
+
+  it('counts seated players and free agents alike', () => {
+    expectRefused(draftingLobby(), { type: 'join' }, actor(OUTSIDER), 'conflict', /lobby is full/);
+  });
+
+  it('during a ready check is refused: the teams are full, so the lobby is', () => {
+    expectRefused(readyCheckLobby(), { type: 'join' }, actor(OUTSIDER), 'conflict', /lobby is full/);
+  });
+
+  it('finds room again when someone leaves', () => {
+    const s = run(gatheringLobby(), { type: 'leave' }, POOLED);
+    expect(run(s, { type: 'join' }, actor(OUTSIDER)).pool).toContain(OUTSIDER);
   });
 
   it('reports the newcomer as a joined member', () => {
@@ -93,6 +117,17 @@ describe('party-join', () => {
   it('is refused with 400 for an empty party', () => {
     expectRefused(newLobby(), { type: 'party-join', members: [] }, actor(OUTSIDER), 'invalid');
   });
+
+  it('fills the last free places exactly', () => {
+    const s = run(joinAll(newLobby({ format: 'ultiduo' }), [10]), { type: 'party-join', members: party(OUTSIDER, OUTSIDER_2) }, actor(OUTSIDER));
+    expect(s.pool).toEqual([HOST, 10, OUTSIDER, OUTSIDER_2]);
+  });
+
+  it('without room for the whole party is refused with 409, and nobody joins', () => {
+    const oneFree = joinAll(newLobby({ format: 'ultiduo' }), [10, 11]);
+    const out = attempt(oneFree, { type: 'party-join', members: party(OUTSIDER, OUTSIDER_2) }, actor(OUTSIDER));
+    expect(out).toMatchObject({ ok: false, error: { kind: 'conflict', message: 'no room for the whole party: 1 of 2 places free' } });
+  });
 });
 
 describe('leave', () => {
@@ -134,8 +169,8 @@ describe('leave', () => {
     expect([...s.teams.red, ...s.teams.blu].every((slot) => slot.readyUntil === null)).toBe(true);
   });
 
-  it('by a free agent during the ready check leaves the check running', () => {
-    expect(run(readyCheckLobby(), { type: 'leave' }, POOLED).phase).toBe('ready_check');
+  it('by a free agent during the draft leaves the draft running', () => {
+    expect(run(draftingLobby(), { type: 'leave' }, POOLED).phase).toBe('drafting');
   });
 
   it('lets the host leave while staying host', () => {

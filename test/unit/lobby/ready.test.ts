@@ -32,7 +32,7 @@ describe('ready', () => {
   });
 
   it('by a free agent is refused as not in a slot', () => {
-    expectRefused(readyCheckLobby(), { type: 'ready' }, POOLED, 'forbidden', /not in a slot/);
+    expectRefused(draftingLobby(), { type: 'ready' }, POOLED, 'forbidden', /not in a slot/);
   });
 
   it('before the draft is a conflict', () => {
@@ -80,7 +80,7 @@ describe('keep-ready', () => {
   });
 
   it('by a free agent is forbidden', () => {
-    expectRefused(readyCheckLobby(), { type: 'keep-ready' }, POOLED, 'forbidden');
+    expectRefused(draftingLobby(), { type: 'keep-ready' }, POOLED, 'forbidden');
   });
 
   it('renewing one flag does not take the lobby live while others are unready', () => {

@@ -25,27 +25,29 @@ function gather(format: '6v6' | '9v9', players: number) {
 
 describe('a full 6v6', () => {
   it('goes from creation through a draft with an unpick, a ready check with a lapsed flag, live play and a report', () => {
-    let s = gather('6v6', 14);
-    expect(s.pool).toHaveLength(14);
+    let s = gather('6v6', 12);
+    expect(s.pool).toHaveLength(12);
+    expect(attempt(s, { type: 'join' }, actor(200), seconds(1))).toMatchObject({ ok: false, error: { kind: 'conflict', message: 'lobby is full' } });
     s = run(s, { type: 'vote-map', map: 'cp_sunshine' }, 101, seconds(2));
     s = run(s, { type: 'vote-map', map: 'cp_sunshine' }, 102, seconds(2));
 
     s = run(s, { type: 'start-draft' }, 100, seconds(3));
     expect(s.phase).toBe('drafting');
-    expect(s.captains).toEqual({ red: 113, blu: 112 });
+    expect(s.captains).toEqual({ red: 111, blu: 110 });
 
     // Red picks, thinks better of it, and picks someone else.
-    s = run(s, { type: 'pick', userId: 101 }, 113, seconds(4));
-    s = run(s, { type: 'unpick', userId: 101 }, 113, seconds(5));
+    s = run(s, { type: 'pick', userId: 101 }, 111, seconds(4));
+    s = run(s, { type: 'unpick', userId: 101 }, 111, seconds(5));
     expect(s.pool[s.pool.length - 1]).toBe(101);
     expect(draftTurn(s)).toBe('red');
-    s = run(s, { type: 'pick', userId: 102 }, 113, seconds(6));
+    s = run(s, { type: 'pick', userId: 102 }, 111, seconds(6));
 
-    while (s.phase === 'drafting') s = run(s, { type: 'pick', userId: s.pool.find((id) => id !== 100)! }, captainOnTurn(s), seconds(7));
+    // The last free agent picked is the last one who was in the pool: a full lobby's draft ends with every slot filled.
+    while (s.phase === 'drafting') s = run(s, { type: 'pick', userId: s.pool[0] }, captainOnTurn(s), seconds(7));
     expect(s.phase).toBe('ready_check');
     expect(s.readyCheckDeadline).toBe(seconds(67));
     expect(everyone(s)).toHaveLength(12);
-    expect(s.pool).toEqual([100, 101]);
+    expect(s.pool).toEqual([]);
 
     // One player readies too early and lets the flag lapse; keep-ready is then refused, ready works again.
     const [early, ...rest] = everyone(s);
@@ -59,7 +61,7 @@ describe('a full 6v6', () => {
     expect(s.startedAt).toBe(seconds(41));
     expect(nextDeadline(s, seconds(41))).toBeNull();
 
-    s = run(s, { type: 'report', scoreRed: 5, scoreBlu: 4 }, 112, seconds(1_800));
+    s = run(s, { type: 'report', scoreRed: 5, scoreBlu: 4 }, 110, seconds(1_800));
     expect([s.phase, s.scoreRed, s.scoreBlu, s.endedAt]).toEqual(['ended', 5, 4, seconds(1_800)]);
     expect(openMembers(s)).toEqual([]);
     s = run(s, { type: 'record-match', matchId: 77 }, 100, seconds(1_801));
@@ -69,12 +71,13 @@ describe('a full 6v6', () => {
 
 describe('a full 9v9', () => {
   it('drafts eighteen players into one of each class and goes live when all are ready', () => {
-    let s = gather('9v9', 19);
+    let s = gather('9v9', 18);
     s = run(s, { type: 'set-captain', userId: 101, team: 'blu' }, 100, seconds(2));
     s = run(s, { type: 'start-draft' }, 100, seconds(3));
-    expect(s.captains).toEqual({ red: 118, blu: 101 });
-    while (s.phase === 'drafting') s = run(s, { type: 'pick', userId: s.pool.find((id) => id !== 100)! }, captainOnTurn(s), seconds(4));
+    expect(s.captains).toEqual({ red: 117, blu: 101 });
+    while (s.phase === 'drafting') s = run(s, { type: 'pick', userId: s.pool[0] }, captainOnTurn(s), seconds(4));
     expect(s.phase).toBe('ready_check');
+    expect(s.pool).toEqual([]);
     for (const team of ['red', 'blu'] as const) {
       expect(s.teams[team].map((slot) => slot.class)).toEqual(['scout', 'soldier', 'pyro', 'demoman', 'heavy', 'engineer', 'medic', 'sniper', 'spy']);
       expect(seatedOn(s, team)).toHaveLength(9);
@@ -88,9 +91,9 @@ describe('a full 9v9', () => {
 
 describe('a ready check that times out', () => {
   it('returns the unready players to the pool and lets the draft refill the teams', () => {
-    let s = gather('6v6', 16);
+    let s = gather('6v6', 12);
     s = run(s, { type: 'start-draft' }, 100, seconds(2));
-    while (s.phase === 'drafting') s = run(s, { type: 'pick', userId: s.pool.find((id) => id !== 100)! }, captainOnTurn(s), seconds(3));
+    while (s.phase === 'drafting') s = run(s, { type: 'pick', userId: s.pool[0] }, captainOnTurn(s), seconds(3));
     const seated = everyone(s);
     const slow = seated.filter((id) => id !== s.captains.red && id !== s.captains.blu).slice(0, 3);
     for (const id of seated.filter((x) => !slow.includes(x))) s = run(s, { type: 'ready' }, id, seconds(40));
@@ -102,12 +105,32 @@ describe('a ready check that times out', () => {
     expect(s.phase).toBe('drafting');
     expect(s.pool.slice(-3).sort()).toEqual([...slow].sort());
     expect(everyone(s)).toHaveLength(9);
-    expect(openMembers(s)).toHaveLength(16);
+    expect(openMembers(s)).toHaveLength(12);
 
-    while (s.phase === 'drafting') s = run(s, { type: 'pick', userId: s.pool.find((id) => id !== 100 && !slow.includes(id))! }, captainOnTurn(s), seconds(70));
+    while (s.phase === 'drafting') s = run(s, { type: 'pick', userId: s.pool[0] }, captainOnTurn(s), seconds(70));
     expect(s.phase).toBe('ready_check');
+    expect(s.pool).toEqual([]);
     expect(s.readyCheckDeadline).toBe(seconds(130));
     s = run(s, { type: 'force-start' }, 100, seconds(71));
     expect(s.phase).toBe('live');
+  });
+});
+
+describe('a draft that starts short', () => {
+  it('drafts everyone there, takes latecomers into the pool, and ends full with the pool empty', () => {
+    let s = gather('6v6', 6);
+    s = run(s, { type: 'start-draft' }, 100, seconds(2));
+    while (s.pool.length > 0) s = run(s, { type: 'pick', userId: s.pool[0] }, captainOnTurn(s), seconds(3));
+    expect(s.phase).toBe('drafting');
+    expect(everyone(s)).toHaveLength(6);
+
+    for (let id = 200; id < 206; id++) s = run(s, { type: 'join' }, actor(id), seconds(4));
+    expect(s.pool).toEqual([200, 201, 202, 203, 204, 205]);
+    expect(attempt(s, { type: 'join' }, actor(206), seconds(4))).toMatchObject({ ok: false, error: { kind: 'conflict' } });
+
+    while (s.phase === 'drafting') s = run(s, { type: 'pick', userId: s.pool[0] }, captainOnTurn(s), seconds(5));
+    expect(s.phase).toBe('ready_check');
+    expect(everyone(s)).toHaveLength(12);
+    expect(s.pool).toEqual([]);
   });
 });
