@@ -115,6 +115,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const maps = new MapCatalog([builtInMaps]);
     const engines = await startLobbyServices({
       db, live, users, clock, logger, broadcast: sockets.broadcast, publicCache: publicReads.cache, maps,
+      leaseMs: config.deadlineLeaseMs,
     });
     // Before the socket server and the stores close: the deadline worker stops first.
     cleanups.unshift(() => engines.close());

@@ -29,6 +29,8 @@ export interface LobbyServicesInput {
   maps?: { names(): Promise<readonly string[]> };
   /** How often the deadline worker polls (default 250 ms). */
   pollMs?: number;
+  /** How long a claimed deadline is this instance's before another may run it (default DEFAULT_LEASE_MS). */
+  leaseMs?: number;
 }
 
 export interface LobbyServices {
@@ -78,6 +80,7 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
     live,
     clock,
     intervalMs: input.pollMs,
+    leaseMs: input.leaseMs,
     queues: [
       { queue: LOBBY_DEADLINES, run: (code) => lobbies.tick(code) },
       {
