@@ -5,6 +5,7 @@ import { AuditRepository } from '../db/audit-repository';
 import type { Database } from '../db/orm';
 import { PremiumRepository } from '../db/premium-repository';
 import { LastKnown } from '../db/last-known';
+import { OpenIdNonceRepository } from '../db/openid-nonce-repository';
 import type { UsersRepository } from '../db/users-repository';
 import { createChatLink } from '../integrations/discord-oauth';
 import type { LiveStore } from '../live/live-store';
@@ -86,7 +87,7 @@ export function createIdentity(input: IdentityInput): Identity {
     adminPlatformIds: config.adminPlatformIds,
     users,
     sessions,
-    live,
+    nonces: new OpenIdNonceRepository(db),
     clock,
   });
   const chat = new ChatAccountLink({
