@@ -11,6 +11,7 @@ import {
   type ServerToClientEvents,
   type SocketData,
 } from '../schema/realtime';
+import { describeIssues } from '../schema/issue-message';
 import { LobbyCodeParams } from '../schema/lobby-bodies';
 import type { LobbyServices } from './socket-server';
 import { LOBBIES_ROOM, lobbyRoom } from './socket-broadcast';
@@ -40,7 +41,7 @@ export function handleLobbyEvents(socket: LeagueSocket, services: LobbyServices,
 
   on('lobby:subscribe', async (payload) => {
     const parsed = v.safeParse(LobbySubscribePayload, payload);
-    if (!parsed.success) return failure(400, parsed.issues[0].message);
+    if (!parsed.success) return failure(400, describeIssues(parsed.issues, 'payload'));
     const code = lobbyCodeOf(parsed.output.code);
     if (code === null) return failure(404, 'lobby not found');
     const room = lobbyRoom(code);
@@ -57,7 +58,7 @@ export function handleLobbyEvents(socket: LeagueSocket, services: LobbyServices,
 
   on('lobby:unsubscribe', async (payload) => {
     const parsed = v.safeParse(LobbySubscribePayload, payload);
-    if (!parsed.success) return failure(400, parsed.issues[0].message);
+    if (!parsed.success) return failure(400, describeIssues(parsed.issues, 'payload'));
     const code = lobbyCodeOf(parsed.output.code);
     if (code !== null) await socket.leave(lobbyRoom(code));
     return { ok: true };
@@ -70,7 +71,7 @@ export function handleLobbyEvents(socket: LeagueSocket, services: LobbyServices,
 
   on('lobby:command', async (payload): Promise<CommandAck> => {
     const parsed = v.safeParse(LobbyCommandPayload, payload);
-    if (!parsed.success) return failure(400, parsed.issues[0].message);
+    if (!parsed.success) return failure(400, describeIssues(parsed.issues, 'payload'));
     const { code, type, ...body } = parsed.output;
     // The credential is checked per command, as REST checks it per request.
     const credential = await services.resolveCredential(readCredentials(socket));

@@ -29,6 +29,9 @@ export function toHttpError(error: unknown): HttpError | null {
   // A store that cannot answer now: nothing was applied, the same request may be sent again.
   if (error instanceof LiveStoreUnavailable) return new HttpError(503, 'live state temporarily unavailable; retry shortly', RETRY_SOON);
   if (isDatabaseUnavailable(error)) return new HttpError(503, 'database temporarily unavailable; retry shortly', RETRY_SOON);
+  // The router's percent-decoding of a path parameter failed (`/api/lobbies/%zz`): no such
+  // resource, as the native routes answer; the message would quote the raw parameter.
+  if (error instanceof URIError && (error as { status?: number }).status === 400) return new HttpError(404, 'not found');
   const e = error as { type?: string; status?: number; statusCode?: number; expose?: boolean; message?: string };
   // body-parser style errors (and our own JSON parser) carry a client status and are safe to show.
   if (e && e.expose === true && typeof (e.status ?? e.statusCode) === 'number') {

@@ -33,10 +33,18 @@ import { InFlight, runWithin } from './server-lifecycle';
 import { startLobbyServices } from './engine/lobby-services';
 import { lobbyRouter } from '../rest/routes/lobby-routes';
 import { partyRouter } from '../rest/routes/party-routes';
+import { pointsRouter } from '../rest/routes/points-routes';
+import { PointsRepository } from './db/points-repository';
+import { pointsShop } from './identity/profile-shop';
 import { serversRouter } from '../rest/routes/servers-routes';
 import { adminRouter } from '../rest/routes/admin-routes';
 import { createAdmin } from './admin/admin-services';
 import { builtInMaps, MapCatalog } from './maps/map-catalog';
+import { randomBytes } from 'node:crypto';
+import { premiumRouter } from '../rest/routes/premium-routes';
+import { PremiumOrderRepository } from './db/premium-order-repository';
+import { PayPalClient } from './integrations/paypal/paypal-client';
+import { PremiumService } from './premium/premium-service';
 
 export interface ServerOptions {
   config: Config;
@@ -107,7 +115,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     // Runs before the database closes: queued key-audit rows are written first.
     cleanups.unshift(() => identity.close());
-    const identityRoutes = identityRouters({ identity, config, users, db, presence, clock, logger });
+    const points = new PointsRepository(db);
+    // `engines` (the cross-instance cache invalidation) is built below; purchases happen once listening.
+    const pointsChanged = () => engines.invalidate('points');
+    const shop = pointsShop(points, config.points.customAvatarCost, pointsChanged);
+    const identityRoutes = identityRouters({ identity, config, users, presence, clock, logger, shop });
     // socket.io before the REST app, so its /socket.io/* routes win over express's catch-all.
     const sockets = await attachSocketServer(uws, {
       logger,
@@ -115,8 +127,24 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     cleanups.unshift(() => sockets.close());
     const maps = new MapCatalog([builtInMaps]);
+    const { paypal: paypalConfig } = config;
+    const premium = new PremiumService({
+      grants: identity.premium,
+      orders: new PremiumOrderRepository(db),
+      paypal:
+        paypalConfig.clientId && paypalConfig.clientSecret
+          ? new PayPalClient({ apiUrl: paypalConfig.apiUrl, clientId: paypalConfig.clientId, clientSecret: paypalConfig.clientSecret, timeoutMs: paypalConfig.timeoutMs, clock })
+          : null,
+      webhookId: paypalConfig.webhookId,
+      prices: config.premium.prices,
+      currency: config.premium.currency,
+      publicUrl: config.publicUrl,
+      clock,
+      random: (n) => randomBytes(n),
+      logger,
+    });
     const engines = await startLobbyServices({
-      db, live, users, clock, logger, broadcast: sockets.broadcast, publicCache: publicReads.cache, maps,
+      db, live, users, clock, logger, broadcast: sockets.broadcast, publicCache: publicReads.cache, maps, earning: config.points.earning,
       leaseMs: config.deadlineLeaseMs,
     });
     // Before the socket server and the stores close: the deadline worker stops first.
@@ -154,8 +182,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         ...identityRoutes.routers,
         lobbyRouter(engines.lobbies, identity.authenticate),
         partyRouter(engines.parties, identity.authenticate, identity.authenticator.optionalSession),
+        pointsRouter({ authenticate: identity.authenticate, points, cache: publicReads.cache, invalidate: pointsChanged }),
         serversRouter(maps, anonymous),
         adminRouter({ authenticate: identity.authenticate, users, ...admin }),
+        premiumRouter(premium, identity.authenticate, identity.authenticator.optionalSession),
         // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.
         identityRoutes.last,
       ],

@@ -6,9 +6,11 @@ import { keysRoutes } from './keys-routes';
 import { usersRoutes } from './users-routes';
 import { lobbyCommandRoutes, lobbyRoutes } from './lobby-routes';
 import { partyRoutes } from './party-routes';
+import { pointsRoutes } from './points-routes';
 import { serversRoutes } from './servers-routes';
 import { adminRoutes } from './admin-routes';
 import { mapsRoutes } from './maps-routes';
+import { premiumRoutes } from './premium-routes';
 
 /** Every route the server registers; the OpenAPI document is built from this list. */
 export const allRoutes: RouteContract[] = [
@@ -23,4 +25,6 @@ export const allRoutes: RouteContract[] = [
   ...Object.values(serversRoutes),
   ...Object.values(adminRoutes),
   ...Object.values(mapsRoutes),
+  ...Object.values(premiumRoutes),
+  ...Object.values(pointsRoutes),
 ];

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { DEFAULT_EARNING_RATES } from '../domain/points/match-earnings';
 
 /**
  * The server's configuration, from the environment variables of CONTRACT.md. Parsing is strict
@@ -14,6 +15,20 @@ const milliseconds = (name: string, fallback: string) =>
     fallback,
   );
 const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)));
+/** A price as a decimal amount ("8.99"), kept in minor units (899) so sums are exact. */
+const price = (name: string, fallback: string) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^\d{1,6}(\.\d{1,2})?$/, `${name} must be a price such as 8.99`),
+      v.transform((s) => Math.round(Number(s) * 100)),
+      v.minValue(1, `${name} must be more than 0`),
+    ),
+    fallback,
+  );
+const pointsAmount = (name: string, fallback: string) =>
+  v.optional(v.pipe(v.string(), v.regex(/^\d{1,5}$/, `${name} must be an integer from 0 to 99999`), v.transform(Number)), fallback);
 
 const EnvSchema = v.object({
   NODE_ENV: v.optional(v.picklist(['development', 'production', 'test'], 'NODE_ENV must be development, production or test'), 'development'),
@@ -50,9 +65,24 @@ const EnvSchema = v.object({
   PAYPAL_CLIENT_ID: optionalText,
   PAYPAL_CLIENT_SECRET: optionalText,
   PAYPAL_API_URL: urlWithDefault('PAYPAL_API_URL', 'https://api-m.sandbox.paypal.com'),
+  PAYPAL_WEBHOOK_ID: optionalText,
+  PAYPAL_TIMEOUT_MS: v.optional(
+    v.pipe(v.string(), v.regex(/^\d{1,6}$/, 'PAYPAL_TIMEOUT_MS must be milliseconds'), v.transform(Number), v.minValue(1, 'PAYPAL_TIMEOUT_MS must be at least 1')),
+    '10000',
+  ),
+  PREMIUM_PRICE_3M: price('PREMIUM_PRICE_3M', '4.99'),
+  PREMIUM_PRICE_6M: price('PREMIUM_PRICE_6M', '8.99'),
+  PREMIUM_PRICE_12M: price('PREMIUM_PRICE_12M', '14.99'),
+  PREMIUM_CURRENCY: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{3}$/, 'PREMIUM_CURRENCY must be a three-letter currency code such as EUR')), 'EUR'),
   TRUST_PROXY: v.optional(
     v.pipe(v.string(), v.regex(/^[0-9a-fA-F:.,/\s]*$/, 'TRUST_PROXY must be comma-separated addresses or CIDR ranges')),
     '',
+  ),
+  POINTS_MATCH_PLAYED: pointsAmount('POINTS_MATCH_PLAYED', String(DEFAULT_EARNING_RATES.played)),
+  POINTS_MATCH_WON: pointsAmount('POINTS_MATCH_WON', String(DEFAULT_EARNING_RATES.won)),
+  POINTS_CUSTOM_AVATAR_COST: v.optional(
+    v.pipe(v.string(), v.regex(/^[1-9]\d{0,5}$/, 'POINTS_CUSTOM_AVATAR_COST must be an integer from 1 to 999999'), v.transform(Number)),
+    '500',
   ),
   SEED_DEMO_DATA: v.optional(v.picklist(['auto', 'never'], 'SEED_DEMO_DATA must be auto or never'), 'auto'),
   REDIS_TIMEOUT_MS: milliseconds('REDIS_TIMEOUT_MS', '1000'),
@@ -84,8 +114,12 @@ export interface Config {
   steam: { openIdUrl: string; apiUrl: string; apiKey: string | undefined };
   discord: { clientId: string; clientSecret: string; authorizeUrl: string; tokenUrl: string; apiUrl: string } | undefined;
   discordUrls: { authorizeUrl: string; tokenUrl: string; apiUrl: string };
-  paypal: { clientId: string | undefined; clientSecret: string | undefined; apiUrl: string };
+  paypal: { clientId: string | undefined; clientSecret: string | undefined; apiUrl: string; webhookId: string | undefined; timeoutMs: number };
+  /** Plan prices in minor units (cents) of `currency`. */
+  premium: { prices: Record<'3m' | '6m' | '12m', number>; currency: string };
   trustProxy: string[];
+  /** Points per reported match (`played`, and `won` on top for a win) and the price of a custom avatar. */
+  points: { earning: { played: number; won: number }; customAvatarCost: number };
   seedDemoData: boolean;
   logLevel: Env['LOG_LEVEL'];
   /** How long one live-store call may wait for Redis before it answers 503. */
@@ -149,8 +183,19 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         ? { clientId: e.DISCORD_CLIENT_ID, clientSecret: e.DISCORD_CLIENT_SECRET, ...discordUrls }
         : undefined,
     discordUrls,
-    paypal: { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, apiUrl: e.PAYPAL_API_URL },
+    paypal: {
+      clientId: e.PAYPAL_CLIENT_ID,
+      clientSecret: e.PAYPAL_CLIENT_SECRET,
+      apiUrl: e.PAYPAL_API_URL,
+      webhookId: e.PAYPAL_WEBHOOK_ID,
+      timeoutMs: e.PAYPAL_TIMEOUT_MS,
+    },
+    premium: {
+      prices: { '3m': e.PREMIUM_PRICE_3M, '6m': e.PREMIUM_PRICE_6M, '12m': e.PREMIUM_PRICE_12M },
+      currency: e.PREMIUM_CURRENCY,
+    },
     trustProxy: e.TRUST_PROXY.split(',').map((s) => s.trim()).filter(Boolean),
+    points: { earning: { played: e.POINTS_MATCH_PLAYED, won: e.POINTS_MATCH_WON }, customAvatarCost: e.POINTS_CUSTOM_AVATAR_COST },
     seedDemoData: e.SEED_DEMO_DATA === 'auto',
     logLevel: e.LOG_LEVEL,
     redisTimeoutMs: e.REDIS_TIMEOUT_MS,

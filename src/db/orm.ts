@@ -47,15 +47,18 @@ export interface OpenDatabaseOptions {
   /** Embedded only: start from the packed template (default) or run initdb. */
   fromTemplate?: boolean;
   /**
-   * Bound on getting a connection and on one statement (default 3000): a database that stops
-   * answering fails requests (503) in this time instead of holding them.
+   * Bound on getting a connection and on one statement (default 3000 ms for a server, 30 s for
+   * embedded PGlite): a database that stops answering fails requests (503) in this time instead
+   * of holding them.
    */
   timeoutMs?: number;
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const poolSize = options.poolSize ?? 10;
-  const timeoutMs = options.timeoutMs ?? 3000;
+  // Embedded PGlite lives in this process and cannot go silent on its own; one WASM Postgres
+  // serves the whole pool serially, so a burst queues for connections longer than a server would.
+  const timeoutMs = options.timeoutMs ?? (options.databaseUrl ? 3000 : 30_000);
   // Headroom over the pool: sockets the pool has dropped may still count while they close.
   const embedded = options.databaseUrl
     ? undefined

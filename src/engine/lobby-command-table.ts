@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { describeIssues, echo } from '../../schema/issue-message';
 import { invalid } from '../domain/domain-error';
 import type { LobbyCommand } from '../domain/lobby';
 import type { Caller } from '../identity/caller';
@@ -73,10 +74,7 @@ export const isLobbyCommandName = (type: unknown): type is LobbyCommandName =>
 function parseBody(schema: v.GenericSchema, input: unknown): unknown {
   const result = v.safeParse(schema, input ?? {});
   if (result.success) return result.output;
-  const issue = result.issues[0];
-  const field = v.getDotPath(issue);
-  const message = issue.kind === 'schema' && issue.input === undefined && field ? 'is required' : issue.message;
-  throw invalid(`${field ?? 'body'}: ${message}`);
+  throw invalid(describeIssues(result.issues, 'body'));
 }
 
 /**
@@ -90,7 +88,7 @@ export async function runLobbyCommand(
   rawBody: unknown,
   caller: Caller,
 ): Promise<{ status: number; body: unknown }> {
-  if (!isLobbyCommandName(type)) throw invalid(`type: unknown lobby command "${String(type)}"`);
+  if (!isLobbyCommandName(type)) throw invalid(`type: unknown lobby command "${echo(String(type))}"`);
   const command = LOBBY_COMMANDS[type] as LobbyCommandRow;
   const body = parseBody(command.body, rawBody);
   return { status: command.status, body: await command.run(engine, code.toUpperCase(), body, caller) };

@@ -31,7 +31,7 @@ export interface LobbyEngineDeps {
   clock?: () => number;
   logger?: EngineLogger;
   /** Drops a public-cache topic in every instance (see public-cache-invalidation). */
-  invalidate?: (topic: 'lobbies' | 'matches') => void;
+  invalidate?: (topic: 'lobbies' | 'matches' | 'points') => void;
   randomBytes?: (size: number) => Uint8Array;
   /** The live epoch (LiveEpoch.current): lobbies rebuilt from Postgres get versions above it. */
   epoch?: () => Promise<number>;

@@ -5,6 +5,7 @@ import { LobbyRecordRepository } from '../db/lobby-record-repository';
 import { MatchRepository } from '../db/match-repository';
 import type { EmSource } from '../db/orm';
 import type { UsersRepository } from '../db/users-repository';
+import type { EarningRates } from '../domain/points/match-earnings';
 import { DomainError } from '../domain/domain-error';
 import type { LiveStore } from '../live/live-store';
 import { startDeadlineWorker } from './deadline-worker';
@@ -29,6 +30,8 @@ export interface LobbyServicesInput {
   publicCache: { invalidate(...topics: string[]): void };
   /** Maps a lobby's map pool may use. */
   maps?: { names(): Promise<readonly string[]> };
+  /** Points a reported match pays (configuration). */
+  earning?: EarningRates;
   /** How often the deadline worker polls (default 250 ms). */
   pollMs?: number;
   /** How long a claimed deadline is this instance's before another may run it (default DEFAULT_LEASE_MS). */
@@ -73,7 +76,7 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
     live,
     epoch: () => epoch.current(),
     records: new LobbyRecordRepository(db),
-    matches: new MatchRepository(db),
+    matches: new MatchRepository(db, input.earning),
     bans,
     unrecorded: unrecordedLobbiesIn(db),
     clock,

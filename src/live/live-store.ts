@@ -35,8 +35,6 @@ export interface WindowHit {
 
 export type Unsubscribe = () => Promise<void>;
 
-/** How long a claimed deadline stays with its worker before it is due again, unless completed. */
-export const DEFAULT_LEASE_MS = 10_000;
 /**
  * Messages to publish on one channel in the same atomic step as a write: published only when the
  * write happens, in the order given, and ordered among every instance's publishes by the order of
@@ -47,6 +45,9 @@ export interface Publication {
   channel: string;
   messages: string[];
 }
+
+/** How long a claimed deadline stays with its worker before it is due again, unless completed. */
+export const DEFAULT_LEASE_MS = 10_000;
 
 export interface LiveStore {
   readonly kind: 'memory' | 'redis';

@@ -186,8 +186,7 @@ export class RedisLiveStore implements LiveStore {
       write.ttlMs === undefined ? '' : String(ttlMilliseconds(write.ttlMs, 'compareAndSet')),
     ]);
     const keys = writes.map((write) => this.#key(write.key));
-    const scriptArgs = [...args, ...this.#publishArgs(publish)];
-    const [ok, ...rest] = (await this.#call((deadline) => runScript(this.#client, COMPARE_AND_SET, keys, scriptArgs, deadline))) as number[];
+    const [ok, ...rest] = (await this.#call((deadline) => runScript(this.#client, COMPARE_AND_SET, keys, [...args, ...this.#publishArgs(publish)], deadline))) as number[];
     return ok === 1 ? { ok: true, versions: rest } : { ok: false, conflictKey: writes[rest[0] - 1].key };
   }
 

@@ -35,11 +35,11 @@ const lua = (body: string): LuaScript => {
 
 /**
  * PUBLISH inside a script goes out when the script runs, so every subscriber sees the messages of
- * all scripts in the order the scripts ran. ARGV after the script's own: channel, messages (and
- * last, as in every script, the FENCE's deadline).
+ * all scripts in the order the scripts ran. ARGV after the script's own: channel, messages; the
+ * very last ARGV is always the deadline of the FENCE, never a message.
  */
 const PUBLISH_REST = `
-if PUBLISH_AT < #ARGV then
+if #ARGV - 1 > PUBLISH_AT then
   for i = PUBLISH_AT + 1, #ARGV - 1 do redis.call('PUBLISH', ARGV[PUBLISH_AT], ARGV[i]) end
 end
 `;

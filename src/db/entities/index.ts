@@ -8,11 +8,13 @@ import { ChangelogEntry } from './changelog-entry';
 import { LobbyRecord } from './lobby-record';
 import { Match } from './match';
 import { MatchPlayer } from './match-player';
+import { GiftCode } from './gift-code';
 import { PointBalance } from './point-balance';
 import { PointRedemption } from './point-redemption';
 import { PointReward } from './point-reward';
 import { PointTransaction } from './point-transaction';
 import { PremiumGrant } from './premium-grant';
+import { PremiumOrder } from './premium-order';
 import { RatingAdjustment } from './rating-adjustment';
 import { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog } from './server-reservation';
 import { UploadedMap } from './uploaded-map';
@@ -24,6 +26,7 @@ export { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog };
 export { UploadedMap };
 export { AdminAudit, PointBalance, PointRedemption, PointReward, PointTransaction };
 export { RatingAdjustment };
+export { GiftCode, PremiumOrder };
 
 /** Every entity, listed by hand: folder discovery is not used (it breaks on Node 20). */
 export const entities = [
@@ -49,4 +52,6 @@ export const entities = [
   AdminAudit,
   RatingAdjustment,
   OpenIdNonce,
+  PremiumOrder,
+  GiftCode,
 ] as const;

@@ -38,11 +38,20 @@ describe('configuration', () => {
     ['SESSION_SECRET', 'short'],
     ['PLUGIN_SECRET', 'tiny'],
     ['NODE_ENV', 'staging'],
+    ['POINTS_MATCH_PLAYED', '-5'],
+    ['POINTS_MATCH_WON', 'many'],
+    ['POINTS_CUSTOM_AVATAR_COST', '0'],
   ])('a bad %s stops start-up with one line naming it', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.variable).toBe(variable);
     expect(error.message).toContain(variable);
     expect(error.message).not.toContain('\n');
+  });
+
+  it('pays 10 points a match and 15 more for a win, and prices a custom avatar at 500, unless configured', () => {
+    expect(loadConfig({}).points).toEqual({ earning: { played: 10, won: 15 }, customAvatarCost: 500 });
+    const configured = loadConfig({ POINTS_MATCH_PLAYED: '0', POINTS_MATCH_WON: '40', POINTS_CUSTOM_AVATAR_COST: '1200' });
+    expect(configured.points).toEqual({ earning: { played: 0, won: 40 }, customAvatarCost: 1200 });
   });
 
   it('production requires SESSION_SECRET', () => {
