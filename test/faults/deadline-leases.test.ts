@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedisLiveStore, type RedisLiveStore } from '../../src/live/redis-live-store';
 import { startOwnRedis, type OwnRedis } from '../support/own-redis';
-import { until } from '../support/timing';
+import { figure, until } from '../support/timing';
 
 const LEASE_MS = 1_000;
 const PREFIX = 'leases:';
@@ -65,6 +65,7 @@ describe('deadlines whose worker dies between claim and apply', () => {
         const docs = await store.getMany<{ at: number }>(members.map((m) => `applied:${m}`));
         return docs.every((doc) => doc !== null) ? docs : null;
       }, LEASE_MS + 5_000);
+      figure(`worker killed after its claim (lease ${LEASE_MS} ms): deadlines applied after`, Math.max(...applied.map((doc) => doc!.value.at)) - diedAt);
       for (const doc of applied) {
         expect(doc!.version).toBe(1);
         expect(doc!.value.at - diedAt).toBeLessThanOrEqual(LEASE_MS + 1_000);

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { nextPlatformId, Player } from '../api/lobby/lobby-client';
 import { startTestServerWithLogin, type TestServerWithLogin } from '../support/login';
-import { timed, until } from '../support/timing';
+import { figure, timed, until } from '../support/timing';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
@@ -41,6 +41,7 @@ describe('a server whose Postgres goes silent (connection open, no answers)', ()
   it('answers a route that needs Postgres 503 with Retry-After, bounded by the database timeout', async () => {
     proxy.silence();
     const { ms, value } = await timed(() => fetch(`${server.url}/api/users/card/${host.id}`));
+    figure('Postgres silent (DATABASE_TIMEOUT_MS=1000): Postgres route answered 503 in', ms);
     expect(value.status).toBe(503);
     expect(value.headers.get('retry-after')).toBe('1');
     expect(await value.json()).toEqual({ error: expect.any(String) });
@@ -50,6 +51,7 @@ describe('a server whose Postgres goes silent (connection open, no answers)', ()
   it('answers readyz 503 within a second', async () => {
     proxy.silence();
     const { ms, value } = await timed(() => fetch(`${server.url}/readyz`));
+    figure('Postgres silent: readyz 503 in', ms);
     expect(value.status).toBe(503);
     expect(await value.json()).toMatchObject({ ok: false, database: false, live_store: true });
     expect(ms).toBeLessThan(1_000);
@@ -61,6 +63,7 @@ describe('a server whose Postgres goes silent (connection open, no answers)', ()
     await guest.command(code, 'vote-map', { map });
     await guest.command(code, 'chat', { message: 'while Postgres is silent' });
     const chat = await timed(() => guest.post(`/api/lobbies/${code}/chat`, { message: 'and again' }));
+    figure('Postgres silent: chat answered 200 in', chat.ms);
     expect(chat.value.status).toBe(200);
     expect(chat.ms).toBeLessThan(500);
     expect((await guest.get(`/api/lobbies/${code}/my-vote`)).body).toEqual({ map });
@@ -70,7 +73,9 @@ describe('a server whose Postgres goes silent (connection open, no answers)', ()
     proxy.silence();
     expect((await fetch(`${server.url}/api/users/card/${host.id}`)).status).toBe(503);
     proxy.restore();
+    const restoredAt = performance.now();
     await until('readyz says ready', async () => ((await fetch(`${server.url}/readyz`)).status === 200 ? true : null), 10_000);
+    figure('Postgres answering again: readyz 200 after', performance.now() - restoredAt);
     expect((await fetch(`${server.url}/api/users/card/${host.id}`)).status).toBe(200);
   });
 });

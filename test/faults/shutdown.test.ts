@@ -8,6 +8,7 @@ import { startOwnRedis, type OwnRedis } from '../support/own-redis';
 import { startServerProcess, type SpawnedServer } from '../support/spawn-server';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { figure } from '../support/timing';
 
 const DRAIN_MS = 2_000;
 
@@ -66,6 +67,7 @@ describe('SIGTERM with requests stuck on a silent Postgres and Redis paused', ()
     expect(await Promise.all(stuck)).toEqual([503, 503, 503, 503, 503]);
     const code = await server.exited;
     const exitedAfter = performance.now() - signalledAt;
+    figure(`SIGTERM (SHUTDOWN_DRAIN_MS=${DRAIN_MS}, Postgres silent, Redis paused): exited after`, exitedAfter);
     expect(exitedAfter).toBeLessThan(DRAIN_MS + 5_000);
     expect(code).not.toBeNull();
   }, 30_000);

@@ -15,3 +15,8 @@ export async function until<T>(what: string, probe: () => Promise<T | null>, wit
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/** With FAULT_FIGURES=1, prints a measured figure (the README's "Failure behaviour" table is made of these). */
+export function figure(name: string, ms: number): void {
+  if (process.env.FAULT_FIGURES) process.stdout.write(`figure: ${name}: ${Math.round(ms)} ms\n`);
+}
