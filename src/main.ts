@@ -29,7 +29,7 @@ import { createLogger } from './observability/logger';
 import { durablePublicSource } from './public-reads/durable-public-source';
 import { PublicReads } from './public-reads/public-reads';
 import { SerializedCache } from './public-reads/serialized-cache';
-import { InFlight } from './server-lifecycle';
+import { InFlight, runWithin } from './server-lifecycle';
 import { startLobbyServices } from './engine/lobby-services';
 import { lobbyRouter } from '../rest/routes/lobby-routes';
 import { partyRouter } from '../rest/routes/party-routes';
@@ -81,7 +81,9 @@ export interface RunningServer {
 }
 
 const PUBLIC_CACHE_MS = 30_000;
-const DRAIN_TIMEOUT_MS = 10_000;
+/** How long closing the stores may take after the drain; the process exits within drain + 5 s whatever happens. */
+const STORES_CLOSE_MS = 3_000;
+const EXIT_MARGIN_MS = 5_000;
 
 /** The composition root: every part is built here and handed what it needs; nothing else wires. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
@@ -175,6 +177,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const engines = await startLobbyServices({
       db, live, users, clock, logger, broadcast: sockets.broadcast, publicCache: publicReads.cache, maps, earning: config.points.earning,
       reservations: reservationPins(new ReservationRepository(db)),
+      leaseMs: config.deadlineLeaseMs,
     });
     // Before the socket server and the stores close: the deadline worker stops first.
     cleanups.unshift(() => engines.close());
@@ -251,9 +254,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       close: () =>
         (closing ??= (async () => {
           listening.stopAccepting();
-          const left = await inFlight.drain(DRAIN_TIMEOUT_MS);
-          if (left > 0) logger.warn({ left }, 'closing with requests still in flight');
-          for (const cleanup of cleanups) await cleanup();
+          const left = await inFlight.drain(config.shutdownDrainMs);
+          if (left > 0) logger.warn({ left }, 'drain time over: answering the requests still in flight 503');
+          inFlight.refuseRemaining();
+          const unfinished = await runWithin(cleanups.map((run, i) => ({ name: `cleanup ${i + 1}`, run })), STORES_CLOSE_MS);
+          if (unfinished.length > 0) logger.warn({ unfinished }, 'closing: some parts did not close in time');
           logger.info('closed');
         })()),
     };
@@ -277,6 +282,8 @@ async function main(): Promise<void> {
   const server = await startServer({ config });
   const stop = (signal: string) => {
     server.logger.info({ signal }, 'shutting down');
+    // The last resort: whatever still holds the process (a socket that never closes), it exits.
+    setTimeout(() => process.exit(1), config.shutdownDrainMs + EXIT_MARGIN_MS).unref();
     server.close().then(
       () => process.exit(0),
       (error) => {
