@@ -22,6 +22,8 @@ import { PublicReadRepository } from './db/public-read-repository';
 import { seedIfEmpty } from './db/seed';
 import { UsersRepository } from './db/users-repository';
 import { Presence } from './identity/presence';
+import type { Caller } from './identity/caller';
+import { UserActionLimit, userActionLimits } from './identity/user-action-limit';
 import { createIdentity } from './identity/identity-services';
 import type { LiveStore } from './live/live-store';
 import { openLiveStore } from './live/open-live-store';
@@ -189,10 +191,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     cleanups.unshift(() => servers.close());
     const admin = createAdmin({ db, users, lobbies: engines.lobbies, invalidate: engines.invalidate, clock });
     const isTrustedProxy = trustedProxyMatcher(config.trustProxy);
+    const userLimits = new UserActionLimit(live, clock, refuseWithHttpError, userActionLimits(config.userRateLimits));
+    const commandGate = (type: string, caller: Caller) => userLimits.check(type, caller);
     sockets.serve({
       lobbies: engines.lobbies,
       // The REST routes' own command table: a socket command answers exactly as its route does.
-      runCommand: (code, type, body, caller) => runLobbyCommand(engines.lobbies, code, type, body, caller),
+      runCommand: (code, type, body, caller) => runLobbyCommand(engines.lobbies, code, type, body, caller, commandGate),
       errorStatus: toHttpError,
       presence,
       resolveCredential: ({ cookieHeader, token, peerAddress, forwardedFor }) =>
@@ -225,7 +229,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         publicRouter(publicReads, anonymous),
         ...identityRoutes.routers,
         // Lobby commands are the hot path: their session user's row may be up to half a second old.
-        lobbyRouter(engines.lobbies, identity.authenticator.authenticateRecent),
+        lobbyRouter(engines.lobbies, identity.authenticator.authenticateRecent, commandGate),
         partyRouter(engines.parties, identity.authenticate, identity.authenticator.optionalSession),
         pointsRouter({ authenticate: identity.authenticate, points, cache: publicReads.cache, invalidate: pointsChanged }),
         serversRouter(maps, servers.reservations, identity.authenticate),

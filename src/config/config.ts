@@ -27,6 +27,8 @@ const price = (name: string, fallback: string) =>
     ),
     fallback,
   );
+const perTenSeconds = (name: string, fallback: string) =>
+  v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,6}$/, `${name} must be a whole number from 1 to 9999999`), v.transform(Number)), fallback);
 const pointsAmount = (name: string, fallback: string) =>
   v.optional(v.pipe(v.string(), v.regex(/^\d{1,5}$/, `${name} must be an integer from 0 to 99999`), v.transform(Number)), fallback);
 
@@ -109,6 +111,8 @@ const EnvSchema = v.object({
   DATABASE_TIMEOUT_MS: v.optional(v.pipe(v.string(), v.regex(/^\d{2,7}$/, 'DATABASE_TIMEOUT_MS must be a whole number of milliseconds (10 or more)'), v.transform(Number), v.minValue(10, 'DATABASE_TIMEOUT_MS must be at least 10'))),
   SHUTDOWN_DRAIN_MS: milliseconds('SHUTDOWN_DRAIN_MS', '10000'),
   DEADLINE_LEASE_MS: milliseconds('DEADLINE_LEASE_MS', '10000'),
+  CHAT_RATE_LIMIT: perTenSeconds('CHAT_RATE_LIMIT', '20'),
+  COMMAND_RATE_LIMIT: perTenSeconds('COMMAND_RATE_LIMIT', '60'),
   LOG_LEVEL: v.optional(
     v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'),
     'info',
@@ -153,6 +157,8 @@ export interface Config {
   points: { earning: { played: number; won: number }; customAvatarCost: number };
   seedDemoData: boolean;
   logLevel: Env['LOG_LEVEL'];
+  /** Per-user limits per 10 s (src/identity/user-action-limit.ts): chat messages, other lobby commands. */
+  userRateLimits: { chat: number; command: number };
   /** How long one live-store call may wait for Redis before it answers 503. */
   redisTimeoutMs: number;
   /** Bound on connecting to Postgres and on one statement; past it the request answers 503. */
@@ -254,6 +260,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     points: { earning: { played: e.POINTS_MATCH_PLAYED, won: e.POINTS_MATCH_WON }, customAvatarCost: e.POINTS_CUSTOM_AVATAR_COST },
     seedDemoData: e.SEED_DEMO_DATA === 'auto',
     logLevel: e.LOG_LEVEL,
+    userRateLimits: { chat: e.CHAT_RATE_LIMIT, command: e.COMMAND_RATE_LIMIT },
     redisTimeoutMs: e.REDIS_TIMEOUT_MS,
     databaseTimeoutMs: e.DATABASE_TIMEOUT_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,

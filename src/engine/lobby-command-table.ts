@@ -81,14 +81,19 @@ function parseBody(schema: v.GenericSchema, input: unknown): unknown {
  * Parses the raw body of command `type` and runs it. Answers the status and body the REST route
  * sends; throws DomainError (400/403/404/409) or a 401 error shaped like an HttpError otherwise.
  */
+/** Runs before a known command is parsed (the per-user limits); throws to refuse it. */
+export type LobbyCommandGate = (type: LobbyCommandName, caller: Caller) => Promise<void>;
+
 export async function runLobbyCommand(
   engine: LobbyEngine,
   code: string,
   type: string,
   rawBody: unknown,
   caller: Caller,
+  gate?: LobbyCommandGate,
 ): Promise<{ status: number; body: unknown }> {
   if (!isLobbyCommandName(type)) throw invalid(`type: unknown lobby command "${echo(String(type))}"`);
+  await gate?.(type, caller);
   const command = LOBBY_COMMANDS[type] as LobbyCommandRow;
   const body = parseBody(command.body, rawBody);
   return { status: command.status, body: await command.run(engine, code.toUpperCase(), body, caller) };
