@@ -12,6 +12,7 @@ import {
   type SocketData,
 } from '../schema/realtime';
 import { LobbyCodeParams } from '../schema/lobby-bodies';
+import { parseInput } from '../schema/parse-input';
 import type { LobbyServices } from './socket-server';
 import { LOBBIES_ROOM, lobbyRoom } from './socket-broadcast';
 import type { CredentialReader } from './socket-handshake';
@@ -39,9 +40,9 @@ export function handleLobbyEvents(socket: LeagueSocket, services: LobbyServices,
   };
 
   on('lobby:subscribe', async (payload) => {
-    const parsed = v.safeParse(LobbySubscribePayload, payload);
-    if (!parsed.success) return failure(400, parsed.issues[0].message);
-    const code = lobbyCodeOf(parsed.output.code);
+    const parsed = parseInput(LobbySubscribePayload, payload, 'payload');
+    if (!parsed.ok) return failure(400, parsed.message);
+    const code = lobbyCodeOf(parsed.value.code);
     if (code === null) return failure(404, 'lobby not found');
     const room = lobbyRoom(code);
     // Join before reading: an update racing the read then arrives after the snapshot (a newer
@@ -56,9 +57,9 @@ export function handleLobbyEvents(socket: LeagueSocket, services: LobbyServices,
   });
 
   on('lobby:unsubscribe', async (payload) => {
-    const parsed = v.safeParse(LobbySubscribePayload, payload);
-    if (!parsed.success) return failure(400, parsed.issues[0].message);
-    const code = lobbyCodeOf(parsed.output.code);
+    const parsed = parseInput(LobbySubscribePayload, payload, 'payload');
+    if (!parsed.ok) return failure(400, parsed.message);
+    const code = lobbyCodeOf(parsed.value.code);
     if (code !== null) await socket.leave(lobbyRoom(code));
     return { ok: true };
   });
@@ -69,9 +70,9 @@ export function handleLobbyEvents(socket: LeagueSocket, services: LobbyServices,
   });
 
   on('lobby:command', async (payload): Promise<CommandAck> => {
-    const parsed = v.safeParse(LobbyCommandPayload, payload);
-    if (!parsed.success) return failure(400, parsed.issues[0].message);
-    const { code, type, ...body } = parsed.output;
+    const parsed = parseInput(LobbyCommandPayload, payload, 'payload');
+    if (!parsed.ok) return failure(400, parsed.message);
+    const { code, type, ...body } = parsed.value;
     // The credential is checked per command, as REST checks it per request.
     const credential = await services.resolveCredential(readCredentials(socket));
     if (!credential.ok) return failure(credential.status, credential.error);
