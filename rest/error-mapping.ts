@@ -8,6 +8,7 @@ const STATUS_OF: Record<DomainErrorKind, number> = {
   not_found: 404,
   conflict: 409,
   gone: 410,
+  too_large: 413,
 };
 
 export function statusOfDomainError(error: DomainError): number {

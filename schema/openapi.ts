@@ -77,7 +77,7 @@ function operation(route: RouteContract): Json {
   };
   if (route.role) op['x-required-role'] = route.role;
   if (route.body) {
-    op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } };
+    op.requestBody = { required: true, content: { [route.bodyContentType ?? 'application/json']: { schema: jsonSchema(route.body, 'input') } } };
   }
   return op;
 }

@@ -26,6 +26,8 @@ export interface RouteContract<
   params?: P;
   query?: Q;
   body?: B;
+  /** The request body's media type when it is not JSON (`multipart/form-data` for uploads). */
+  bodyContentType?: string;
   success: { status: number; schema?: AnySchema; description?: string; contentType?: string };
   errors: number[];
   /** Public reads carry `Cache-Control: public, max-age=30`. */

@@ -34,6 +34,8 @@ import { startLobbyServices } from './engine/lobby-services';
 import { lobbyRouter } from '../rest/routes/lobby-routes';
 import { partyRouter } from '../rest/routes/party-routes';
 import { serversRouter } from '../rest/routes/servers-routes';
+import { adminRouter } from '../rest/routes/admin-routes';
+import { createAdmin } from './admin/admin-services';
 import { builtInMaps, MapCatalog } from './maps/map-catalog';
 
 export interface ServerOptions {
@@ -116,6 +118,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     // Before the socket server and the stores close: the deadline worker stops first.
     cleanups.unshift(() => engines.close());
+    const admin = createAdmin({ db, users, lobbies: engines.lobbies, invalidate: engines.invalidate, clock });
     const isTrustedProxy = trustedProxyMatcher(config.trustProxy);
     sockets.serve({
       lobbies: engines.lobbies,
@@ -149,6 +152,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         lobbyRouter(engines.lobbies, identity.authenticate),
         partyRouter(engines.parties, identity.authenticate, identity.authenticator.optionalSession),
         serversRouter(maps, anonymous),
+        adminRouter({ authenticate: identity.authenticate, users, ...admin }),
         // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.
         identityRoutes.last,
       ],

@@ -7,6 +7,8 @@ import { usersRoutes } from './users-routes';
 import { lobbyCommandRoutes, lobbyRoutes } from './lobby-routes';
 import { partyRoutes } from './party-routes';
 import { serversRoutes } from './servers-routes';
+import { adminRoutes } from './admin-routes';
+import { mapsRoutes } from './maps-routes';
 
 /** Every route the server registers; the OpenAPI document is built from this list. */
 export const allRoutes: RouteContract[] = [
@@ -19,4 +21,6 @@ export const allRoutes: RouteContract[] = [
   ...Object.values(lobbyCommandRoutes),
   ...Object.values(partyRoutes),
   ...Object.values(serversRoutes),
+  ...Object.values(adminRoutes),
+  ...Object.values(mapsRoutes),
 ];

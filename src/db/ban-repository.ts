@@ -1,6 +1,6 @@
 import type { InferEntity } from '@mikro-orm/core';
 import { Ban } from './entities';
-import type { EmSource } from './orm';
+import type { EmSource, EntityManager } from './orm';
 
 export interface BanRecord {
   id: number;
@@ -24,8 +24,8 @@ export interface NewBan {
 export class BanRepository {
   constructor(private readonly db: EmSource) {}
 
-  async create(ban: NewBan): Promise<BanRecord> {
-    const em = this.db.em();
+  /** `em`: the caller's transaction, so the ban and its audit row are written together. */
+  async create(ban: NewBan, em: EntityManager = this.db.em()): Promise<BanRecord> {
     const entity = em.create(Ban, {
       user: ban.userId,
       reason: ban.reason,
@@ -43,8 +43,8 @@ export class BanRepository {
     return ban ? toBanRecord(ban) : null;
   }
 
-  async findById(id: number): Promise<BanRecord | null> {
-    const ban = await this.db.em().findOne(Ban, { id });
+  async findById(id: number, em: EntityManager = this.db.em()): Promise<BanRecord | null> {
+    const ban = await em.findOne(Ban, { id });
     return ban ? toBanRecord(ban) : null;
   }
 
@@ -56,9 +56,22 @@ export class BanRepository {
   }
 
   /** Returns false when the ban does not exist or was already lifted. */
-  async lift(id: number, at: Date): Promise<boolean> {
-    const count = await this.db.em().nativeUpdate(Ban, { id, liftedAt: null }, { liftedAt: at });
+  async lift(id: number, at: Date, em: EntityManager = this.db.em()): Promise<boolean> {
+    const count = await em.nativeUpdate(Ban, { id, liftedAt: null }, { liftedAt: at });
     return count > 0;
+  }
+
+  /** One page, newest first: bans in force at `now` (active), no longer in force (past), or all. */
+  async page(query: { status: 'active' | 'past' | 'all'; userId?: number; now: Date; limit: number; page: number }) {
+    const active = inForceAt(query.now);
+    const where = {
+      ...(query.userId === undefined ? {} : { user: query.userId }),
+      ...(query.status === 'active' ? active : query.status === 'past' ? { $not: active } : {}),
+    };
+    const [bans, total] = await this.db
+      .em()
+      .findAndCount(Ban, where, { orderBy: { id: 'desc' }, limit: query.limit, offset: (query.page - 1) * query.limit });
+    return { bans: bans.map(toBanRecord), total };
   }
 }
 

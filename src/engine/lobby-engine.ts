@@ -165,6 +165,12 @@ export class LobbyEngine {
     return committed.after;
   }
 
+  /** The open lobby a user is in, as the membership index says; null when none. */
+  async lobbyOf(userId: number): Promise<string | null> {
+    const entry = await this.#ctx.live.get<unknown>(lobbyMemberKey(userId));
+    return typeof entry?.value === 'string' ? entry.value : null;
+  }
+
   partyJoin(code: string, caller: Caller): Promise<void> {
     return partyJoin(this.#ctx, code, caller);
   }

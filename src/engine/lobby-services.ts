@@ -32,6 +32,8 @@ export interface LobbyServicesInput {
 export interface LobbyServices {
   lobbies: LobbyEngine;
   parties: PartyEngine;
+  /** Drops a public-cache topic here and in every other instance. */
+  invalidate(topic: string): void;
   /** Stops the worker and the cache listener; call before the stores close. */
   close(): Promise<void>;
 }
@@ -88,6 +90,7 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
   return {
     lobbies,
     parties,
+    invalidate: (topic) => invalidation.invalidate(topic),
     async close() {
       await worker.stop();
       await lobbies.idle();

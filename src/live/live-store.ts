@@ -35,13 +35,27 @@ export interface WindowHit {
 
 export type Unsubscribe = () => Promise<void>;
 
+/**
+ * Messages to publish on one channel in the same atomic step as a write: published only when the
+ * write happens, in the order given, and ordered among every instance's publishes by the order of
+ * the writes themselves. That is what lets subscribers see one lobby's versions strictly in order
+ * whichever instance committed them (two instances publishing after their writes could cross).
+ */
+export interface Publication {
+  channel: string;
+  messages: string[];
+}
+
 export interface LiveStore {
   readonly kind: 'memory' | 'redis';
 
   get<T = unknown>(key: string): Promise<VersionedDoc<T> | null>;
   getMany<T = unknown>(keys: string[]): Promise<Array<VersionedDoc<T> | null>>;
-  /** All writes happen, atomically, only if every key is still at its expected version. */
-  compareAndSet(writes: CasWrite[]): Promise<CasResult>;
+  /**
+   * All writes happen, atomically, only if every key is still at its expected version; `publish`
+   * goes out in the same step, and only then.
+   */
+  compareAndSet(writes: CasWrite[], publish?: Publication): Promise<CasResult>;
   /** Unconditional delete (logout, cleanup). */
   delete(key: string): Promise<void>;
   /** Resets the expiry of a key without changing its value or version; false when absent. */
@@ -67,8 +81,8 @@ export interface LiveStore {
   /** Sliding-window rate counter: records a hit at `now` unless `limit` hits are already within `windowMs`. */
   hitWindow(key: string, now: number, windowMs: number, limit: number): Promise<WindowHit>;
 
-  /** Capped list, newest last: lobby chat. */
-  listPush(key: string, value: unknown, maxLength: number): Promise<void>;
+  /** Capped list, newest last: lobby chat. `publish` goes out in the same step (list order = delivery order). */
+  listPush(key: string, value: unknown, maxLength: number, publish?: Publication): Promise<void>;
   listRange<T = unknown>(key: string): Promise<T[]>;
 
   close(): Promise<void>;

@@ -1,5 +1,5 @@
 import { ChannelHandlers, logHandlerError } from './channel-handlers';
-import type { CasResult, CasWrite, LiveStore, Unsubscribe, VersionedDoc, WindowHit } from './live-store';
+import type { CasResult, CasWrite, LiveStore, Publication, Unsubscribe, VersionedDoc, WindowHit } from './live-store';
 import { checkCasWrites, checkPositiveInteger, checkScore, encodeValue, ttlMilliseconds } from './live-store-input';
 
 /**
@@ -54,7 +54,7 @@ export class MemoryLiveStore implements LiveStore {
     return keys.map((key) => this.#readDoc<T>(key));
   }
 
-  async compareAndSet(writes: CasWrite[]): Promise<CasResult> {
+  async compareAndSet(writes: CasWrite[], publish?: Publication): Promise<CasResult> {
     this.#assertOpen();
     checkCasWrites(writes);
     const encoded = writes.map((write) => (write.value === null ? null : encodeValue(write.value, 'compareAndSet')));
@@ -74,6 +74,7 @@ export class MemoryLiveStore implements LiveStore {
       return version;
     });
     this.#wrote();
+    this.#publishAll(publish);
     return { ok: true, versions };
   }
 
@@ -102,8 +103,7 @@ export class MemoryLiveStore implements LiveStore {
 
   async publish(channel: string, message: string): Promise<void> {
     this.#assertOpen();
-    const tokens = this.#handlers.snapshot(channel);
-    if (tokens.length > 0) queueMicrotask(() => this.#handlers.deliver(channel, tokens, message));
+    this.#publishAll({ channel, messages: [message] });
   }
 
   async subscribe(channel: string, handler: (message: string) => void): Promise<Unsubscribe> {
@@ -171,7 +171,7 @@ export class MemoryLiveStore implements LiveStore {
     return { allowed: true, count: hits.length + 1, retryAfterMs: 0 };
   }
 
-  async listPush(key: string, value: unknown, maxLength: number): Promise<void> {
+  async listPush(key: string, value: unknown, maxLength: number, publish?: Publication): Promise<void> {
     this.#assertOpen();
     checkPositiveInteger(maxLength, 'maxLength', 'listPush');
     const json = encodeValue(value, 'listPush');
@@ -183,6 +183,7 @@ export class MemoryLiveStore implements LiveStore {
     }
     list.items.push(json);
     if (list.items.length > maxLength) list.items.splice(0, list.items.length - maxLength);
+    this.#publishAll(publish);
   }
 
   async listRange<T = unknown>(key: string): Promise<T[]> {
@@ -196,6 +197,14 @@ export class MemoryLiveStore implements LiveStore {
     this.#handlers.clear();
     this.#entries.clear();
     await this.#onClose?.();
+  }
+
+  /** Queued in call order (microtasks run first in, first out), delivered after the caller's step. */
+  #publishAll(publish: Publication | undefined): void {
+    if (!publish) return;
+    const tokens = this.#handlers.snapshot(publish.channel);
+    if (tokens.length === 0) return;
+    for (const message of publish.messages) queueMicrotask(() => this.#handlers.deliver(publish.channel, tokens, message));
   }
 
   #assertOpen(): void {

@@ -1,6 +1,6 @@
 import { createClient } from 'redis';
 import { ChannelHandlers, logHandlerError } from './channel-handlers';
-import type { CasResult, CasWrite, LiveStore, Unsubscribe, VersionedDoc, WindowHit } from './live-store';
+import type { CasResult, CasWrite, LiveStore, Publication, Unsubscribe, VersionedDoc, WindowHit } from './live-store';
 import { checkCasWrites, checkPositiveInteger, checkScore, encodeValue, ttlMilliseconds } from './live-store-input';
 import { CLAIM_DUE, COMPARE_AND_SET, HIT_WINDOW, PUSH_CAPPED, READ_DOCS, type RedisClient, runScript } from './redis-scripts';
 
@@ -90,9 +90,9 @@ export class RedisLiveStore implements LiveStore {
     });
   }
 
-  async compareAndSet(writes: CasWrite[]): Promise<CasResult> {
+  async compareAndSet(writes: CasWrite[], publish?: Publication): Promise<CasResult> {
     checkCasWrites(writes);
-    if (writes.length === 0) return { ok: true, versions: [] };
+    if (writes.length === 0 && !publish) return { ok: true, versions: [] };
     const args = writes.flatMap((write) => [
       String(write.expectedVersion),
       write.value === null ? 'd' : 's',
@@ -100,7 +100,7 @@ export class RedisLiveStore implements LiveStore {
       write.ttlMs === undefined ? '' : String(ttlMilliseconds(write.ttlMs, 'compareAndSet')),
     ]);
     const keys = writes.map((write) => this.#key(write.key));
-    const [ok, ...rest] = (await runScript(this.#client, COMPARE_AND_SET, keys, args)) as number[];
+    const [ok, ...rest] = (await runScript(this.#client, COMPARE_AND_SET, keys, [...args, ...this.#publishArgs(publish)])) as number[];
     return ok === 1 ? { ok: true, versions: rest } : { ok: false, conflictKey: writes[rest[0] - 1].key };
   }
 
@@ -184,9 +184,10 @@ export class RedisLiveStore implements LiveStore {
     return { allowed: allowed === 1, count, retryAfterMs };
   }
 
-  async listPush(key: string, value: unknown, maxLength: number): Promise<void> {
+  async listPush(key: string, value: unknown, maxLength: number, publish?: Publication): Promise<void> {
     checkPositiveInteger(maxLength, 'maxLength', 'listPush');
-    await runScript(this.#client, PUSH_CAPPED, [this.#key(key)], [encodeValue(value, 'listPush'), String(maxLength)]);
+    const args = [encodeValue(value, 'listPush'), String(maxLength), ...this.#publishArgs(publish)];
+    await runScript(this.#client, PUSH_CAPPED, [this.#key(key)], args);
   }
 
   async listRange<T = unknown>(key: string): Promise<T[]> {
@@ -222,6 +223,11 @@ export class RedisLiveStore implements LiveStore {
 
   #key(key: string): string {
     return this.#prefix + key;
+  }
+
+  /** The trailing script arguments of a publication: the prefixed channel, then the messages. */
+  #publishArgs(publish: Publication | undefined): string[] {
+    return publish ? [this.#key(publish.channel), ...publish.messages] : [];
   }
 }
 

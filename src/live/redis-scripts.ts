@@ -16,7 +16,20 @@ export interface LuaScript {
 
 const lua = (source: string): LuaScript => ({ source, sha1: createHash('sha1').update(source).digest('hex') });
 
-/** KEYS: the documents. ARGV: 4 per key: expected version, 's' (set) or 'd' (delete), JSON, TTL ms or ''. */
+/**
+ * PUBLISH inside a script goes out when the script runs, so every subscriber sees the messages of
+ * all scripts in the order the scripts ran. ARGV after the script's own: channel, messages.
+ */
+const PUBLISH_REST = `
+if ARGV[PUBLISH_AT] then
+  for i = PUBLISH_AT + 1, #ARGV do redis.call('PUBLISH', ARGV[PUBLISH_AT], ARGV[i]) end
+end
+`;
+
+/**
+ * KEYS: the documents. ARGV: 4 per key: expected version, 's' (set) or 'd' (delete), JSON, TTL ms
+ * or ''; then optionally a channel and the messages to publish if the writes happen.
+ */
 export const COMPARE_AND_SET = lua(`
 for i = 1, #KEYS do
   local current = tonumber(redis.call('HGET', KEYS[i], 'v') or '0')
@@ -35,6 +48,8 @@ for i = 1, #KEYS do
     result[#result + 1] = version
   end
 end
+local PUBLISH_AT = #KEYS * 4 + 1
+${PUBLISH_REST}
 return result
 `);
 
@@ -76,10 +91,12 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return {1, count + 1, 0}
 `);
 
-/** KEYS: the list. ARGV: JSON, max length. */
+/** KEYS: the list. ARGV: JSON, max length; then optionally a channel and the messages to publish. */
 export const PUSH_CAPPED = lua(`
 redis.call('RPUSH', KEYS[1], ARGV[1])
 redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
+local PUBLISH_AT = 3
+${PUBLISH_REST}
 return 1
 `);
 

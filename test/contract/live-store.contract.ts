@@ -5,6 +5,7 @@ import { documentRules } from './contract-documents';
 import { expiryRules } from './contract-expiry';
 import { messagingRules } from './contract-messaging';
 import { orderedRules } from './contract-ordered';
+import { publishRules } from './contract-publish';
 import type { LiveStoreContractOptions, LiveStoreHarness, MakeLiveStore } from './live-store-harness';
 
 export type { LiveStoreContractOptions, LiveStoreHarness, MakeLiveStore } from './live-store-harness';
@@ -46,6 +47,7 @@ export function describeLiveStoreContract(name: string, makeStore: MakeLiveStore
     expiryRules(current);
     messagingRules(current, options);
     orderedRules(current);
+    publishRules(current, options);
     concurrencyRules(current, options);
   });
 }

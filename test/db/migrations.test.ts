@@ -18,16 +18,27 @@ describe('migrations', () => {
         "select table_name from information_schema.tables where table_schema = 'public' order by table_name",
       );
     expect(rows.map((r) => r.table_name)).toEqual([
+      'admin_audit',
       'announcements',
       'api_key_audit',
       'api_keys',
       'bans',
       'changelog_entries',
       'lobby_records',
+      'lobby_server_logs',
+      'maps',
       'match_players',
       'matches',
       'mikro_orm_migrations',
+      'point_balances',
+      'point_redemptions',
+      'point_rewards',
+      'point_transactions',
       'premium_grants',
+      'rating_adjustments',
+      'server_rcon_audit',
+      'server_reservations',
+      'server_status_log',
       'users',
     ]);
   });

@@ -1,3 +1,5 @@
+// One line per entity file, here and in the list below: areas add theirs without touching others'.
+import { AdminAudit } from './admin-audit';
 import { Announcement } from './announcement';
 import { ApiKey } from './api-key';
 import { ApiKeyAudit } from './api-key-audit';
@@ -6,10 +8,21 @@ import { ChangelogEntry } from './changelog-entry';
 import { LobbyRecord } from './lobby-record';
 import { Match } from './match';
 import { MatchPlayer } from './match-player';
+import { PointBalance } from './point-balance';
+import { PointRedemption } from './point-redemption';
+import { PointReward } from './point-reward';
+import { PointTransaction } from './point-transaction';
 import { PremiumGrant } from './premium-grant';
+import { RatingAdjustment } from './rating-adjustment';
+import { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog } from './server-reservation';
+import { UploadedMap } from './uploaded-map';
 import { User } from './user';
 
 export { Announcement, ApiKey, ApiKeyAudit, Ban, ChangelogEntry, LobbyRecord, Match, MatchPlayer, PremiumGrant, User };
+export { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog };
+export { UploadedMap };
+export { AdminAudit, PointBalance, PointRedemption, PointReward, PointTransaction };
+export { RatingAdjustment };
 
 /** Every entity, listed by hand: folder discovery is not used (it breaks on Node 20). */
 export const entities = [
@@ -23,4 +36,15 @@ export const entities = [
   PremiumGrant,
   Ban,
   LobbyRecord,
+  ServerReservation,
+  ServerStatusLog,
+  ServerRconAudit,
+  LobbyServerLog,
+  UploadedMap,
+  PointBalance,
+  PointReward,
+  PointRedemption,
+  PointTransaction,
+  AdminAudit,
+  RatingAdjustment,
 ] as const;

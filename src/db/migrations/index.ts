@@ -1,8 +1,18 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { InitialSchema } from './initial-schema';
+import { AdminSchema } from './0008-admin';
+import { GameServers } from './0004-game-servers';
+import { MapsSchema } from './0005-maps';
+import { PointsSchema } from './0007-points';
 
 /**
  * Every migration in order, listed by hand: file discovery is not used (it breaks on Node 20).
  * The name is what the migrations table records; never rename one that has shipped.
  */
-export const migrations: MigrationObject[] = [{ name: '0001_initial_schema', class: InitialSchema }];
+export const migrations: MigrationObject[] = [
+  { name: '0001_initial_schema', class: InitialSchema },
+  { name: '0004_game_servers', class: GameServers },
+  { name: '0005_maps', class: MapsSchema },
+  { name: '0007_points', class: PointsSchema },
+  { name: '0008_admin', class: AdminSchema },
+];

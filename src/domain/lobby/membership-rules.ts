@@ -64,20 +64,20 @@ export const leave: LobbyRule<'leave'> = (draft, _command, actor) => {
 };
 
 /**
- * The host kicks anyone but themselves; a captain only a non-captain seated on the other team
- * (so captains cannot empty each other's teams of their leaders).
+ * The host (and an admin: a ban takes the player out) kicks anyone but themselves; a captain only
+ * a non-captain seated on the other team (so captains cannot empty each other's teams of their leaders).
  */
 export const kick: LobbyRule<'kick'> = (draft, command, actor) => {
   const bad = badUserId(command.userId);
   if (bad) return bad;
-  const host = isHost(draft, actor);
+  const overseer = isHost(draft, actor) || actor.isAdmin;
   const captainTeam = captainOf(draft, actor.id);
-  if (!host && captainTeam === null) return forbidden('only the host or a captain may kick');
+  if (!overseer && captainTeam === null) return forbidden('only the host or a captain may kick');
   if (draft.phase === 'live') return conflict('cannot kick during a live match');
   const target = command.userId;
   if (!isInLobby(draft, target)) return notFound('user is not in this lobby');
-  if (host) {
-    if (target === actor.id) return invalid('the host cannot kick themselves');
+  if (overseer) {
+    if (target === actor.id) return invalid('you cannot kick yourself');
   } else {
     if (seatedTeam(draft, target) !== otherTeam(captainTeam!)) return forbidden('wrong team');
     if (captainOf(draft, target) !== null) return forbidden('cannot kick a captain');

@@ -11,6 +11,7 @@ describe('error mapping', () => {
     ['not_found', 404],
     ['conflict', 409],
     ['gone', 410],
+    ['too_large', 413],
   ])('a domain %s error answers %i with its message', (kind, status) => {
     const mapped = toHttpError(new DomainError(kind, 'because'));
     expect(mapped).toMatchObject({ status, message: 'because' });

@@ -1,0 +1,54 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServerProcess, type SpawnedServer } from '../../support/spawn-server';
+import { lobbyAt } from '../lobby/lobby-client';
+import { startAdminWorld, type AdminWorld } from './admin-fixtures';
+
+/* A ban given through one instance holds on the other at once: both read it from Postgres on every command. */
+const shared = Boolean(process.env.REDIS_URL && process.env.DATABASE_URL);
+
+describe.runIf(!shared && process.env.CI)('bans across instances (required)', () => {
+  it('has a Redis and a Postgres to share', () => expect.fail('CI is set but REDIS_URL or DATABASE_URL is not'));
+});
+
+describe.skipIf(!shared)('bans across two server processes', () => {
+  let world: AdminWorld;
+  let other: SpawnedServer;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    world = await startAdminWorld();
+    dataDir = await mkdtemp(join(tmpdir(), 'league-admin-'));
+    other = await startServerProcess({ ...world.server.env, PORT: '', DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+  }, 90_000);
+
+  afterAll(async () => {
+    await other?.stop();
+    await world?.server.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('a ban given on one instance refuses join and lobby create on the other at once, and its lift frees them at once', async () => {
+    const host = (await world.player()).on(other.url);
+    const player = (await world.player()).on(other.url);
+    const code = (await host.post('/api/lobbies', {})).body.code;
+    const banned = await world.asKey('/api/admin/bans', { method: 'POST', body: { user_id: player.id, reason: 'cheating' } });
+    expect(banned.status).toBe(201);
+    expect((await player.post(`/api/lobbies/${code}/join`)).status).toBe(403);
+    expect((await player.post('/api/lobbies', {})).status).toBe(403);
+    await world.asKey(`/api/admin/bans/${banned.body.id}/lift`, { method: 'POST', body: {} });
+    expect((await player.post(`/api/lobbies/${code}/join`)).status).toBe(200);
+    expect((await lobbyAt(other.url, code)).pool.map((u) => u.id)).toContain(player.id);
+  });
+
+  it('a player banned through one instance leaves the lobby the other instance serves', async () => {
+    const host = (await world.player()).on(other.url);
+    const player = (await world.player()).on(other.url);
+    const code = (await host.post('/api/lobbies', {})).body.code;
+    await player.command(code, 'join');
+    expect((await world.asKey('/api/admin/bans', { method: 'POST', body: { user_id: player.id, reason: 'cheating' } })).status).toBe(201);
+    expect((await lobbyAt(other.url, code)).pool.map((u) => u.id)).not.toContain(player.id);
+  });
+});
