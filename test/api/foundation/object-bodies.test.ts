@@ -26,7 +26,15 @@ afterAll(async () => {
   await server?.close();
 });
 
-const withBodies = allRoutes.filter((route) => route.method !== 'get');
+const key = (route: { method: string; path: string }) => `${route.method.toUpperCase()} ${route.path}`;
+/**
+ * Declared in allRoutes but not served yet on this branch (the maps area binds them). They are
+ * held to answering 404, so binding one makes this test fail until it moves into the checked set.
+ */
+const NOT_BOUND_YET = ['DELETE /api/maps/:id'];
+// A multipart upload's body is a stream of parts, not JSON: there is no object to expect.
+const jsonBodied = allRoutes.filter((route) => route.method !== 'get' && route.bodyContentType === undefined);
+const withBodies = jsonBodied.filter((route) => !NOT_BOUND_YET.includes(key(route)));
 const pathOf = (path: string) => path.replace(':code', 'AB12CD').replace(/:[A-Za-z]+/g, '1');
 
 async function send(method: string, path: string, raw: string): Promise<{ status: number; body: unknown }> {
@@ -39,12 +47,17 @@ describe('a body that is not a JSON object', () => {
     expect(withBodies.length).toBeGreaterThanOrEqual(30);
   });
 
-  it.each(withBodies.flatMap((route) => NOT_OBJECTS.map((body) => ({ route: `${route.method.toUpperCase()} ${route.path}`, method: route.method, path: route.path, body: JSON.stringify(body) }))))(
+  it.each(withBodies.flatMap((route) => NOT_OBJECTS.map((body) => ({ route: key(route), method: route.method, path: route.path, body: JSON.stringify(body) }))))(
     '$route with $body answers 400 {error}',
     async ({ method, path, body }) => {
       expect(await send(method, pathOf(path), body)).toEqual({ status: 400, body: { error: 'body must be a JSON object' } });
     },
   );
+
+  it.each(NOT_BOUND_YET)('%s is not served yet (move it into the checked set once bound)', async (route) => {
+    const [method, path] = route.split(' ');
+    expect((await send(method, pathOf(path), '[]')).status).toBe(404);
+  });
 
   it('creates no party and no lobby', async () => {
     await send('post', '/api/parties/create', '[]');
