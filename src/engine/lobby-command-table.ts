@@ -7,6 +7,7 @@ import {
   ChatBody, PickSlotBody, ReportBody, SetCaptainBody, SetClassBody, UserIdBody, VoteMapBody,
 } from '../../schema/lobby-bodies';
 import type { LobbyEngine } from './lobby-engine';
+import { parseInput } from '../../schema/parse-input';
 
 const NoBody = v.object({});
 const OK = { ok: true } as const;
@@ -70,11 +71,10 @@ export const LOBBY_COMMAND_NAMES = Object.keys(LOBBY_COMMANDS) as LobbyCommandNa
 export const isLobbyCommandName = (type: unknown): type is LobbyCommandName =>
   typeof type === 'string' && Object.prototype.hasOwnProperty.call(LOBBY_COMMANDS, type);
 
-/** The 400 message names the field, as the REST body parser's does. */
 function parseBody(schema: v.GenericSchema, input: unknown): unknown {
-  const result = v.safeParse(schema, input ?? {});
-  if (result.success) return result.output;
-  throw invalid(describeIssues(result.issues, 'body'));
+  const parsed = parseInput(schema, input, 'body');
+  if (!parsed.ok) throw invalid(parsed.message);
+  return parsed.value;
 }
 
 /**
