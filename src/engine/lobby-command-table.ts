@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { describeIssues, echo, nulCharacterAt } from '../../schema/issue-message';
+import { echo } from '../../schema/issue-message';
 import { invalid } from '../domain/domain-error';
 import type { LobbyCommand } from '../domain/lobby';
 import type { Caller } from '../identity/caller';
@@ -7,6 +7,7 @@ import {
   ChatBody, PickSlotBody, ReportBody, SetCaptainBody, SetClassBody, UserIdBody, VoteMapBody,
 } from '../../schema/lobby-bodies';
 import type { LobbyEngine } from './lobby-engine';
+import { parseInput } from '../../schema/parse-input';
 
 const NoBody = v.object({});
 const OK = { ok: true } as const;
@@ -70,13 +71,10 @@ export const LOBBY_COMMAND_NAMES = Object.keys(LOBBY_COMMANDS) as LobbyCommandNa
 export const isLobbyCommandName = (type: unknown): type is LobbyCommandName =>
   typeof type === 'string' && Object.prototype.hasOwnProperty.call(LOBBY_COMMANDS, type);
 
-/** The 400 message names the field, as the REST body parser's does. */
 function parseBody(schema: v.GenericSchema, input: unknown): unknown {
-  const nul = nulCharacterAt(input);
-  if (nul !== null) throw invalid(`${nul || 'body'}: must not contain NUL characters`);
-  const result = v.safeParse(schema, input ?? {});
-  if (result.success) return result.output;
-  throw invalid(describeIssues(result.issues, 'body'));
+  const parsed = parseInput(schema, input, 'body');
+  if (!parsed.ok) throw invalid(parsed.message);
+  return parsed.value;
 }
 
 /**

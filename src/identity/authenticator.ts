@@ -45,6 +45,11 @@ export type SocketCredentialResult =
 export interface Authenticator {
   /** For bindRoute: resolves the caller a route accepts or throws 400/401/403/429 (spec, Authentication). */
   authenticate(req: CredentialRequest, res: CredentialResponse, route: RouteRule): Promise<Caller>;
+  /**
+   * The same for the hot routes (lobby commands): the session user's row may be a copy up to half a
+   * second old (recent-users.ts) instead of a Postgres query per request; admin routes still read fresh.
+   */
+  authenticateRecent(req: CredentialRequest, res: CredentialResponse, route: RouteRule): Promise<Caller>;
   /** socket.io handshake: the session cookie, or a premium/admin key as `auth.token`; nothing is anonymous. */
   resolveSocketCredential(input: { cookieHeader?: string; token?: string; address?: string }): Promise<SocketCredentialResult>;
   /** The session a cookie header names, for routes that work with or without one (login, logout, chat callback). */
@@ -94,7 +99,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   const publicOrigin = originOfUrl(deps.publicUrl);
   const background = (work: Promise<void> | undefined) => void work?.catch((error: unknown) => deps.onBackgroundError?.(error));
 
-  async function authenticate(req: CredentialRequest, res: CredentialResponse, route: RouteRule): Promise<Caller> {
+  async function authenticate(req: CredentialRequest, res: CredentialResponse, route: RouteRule, recentUser = false): Promise<Caller> {
     if (keyInUrl(req.url)) throw deps.refuse(400, 'API keys go in the Authorization header, never in the URL');
     if (route.auth.length === 0) return ANONYMOUS;
     const access: RouteAccess = { accepts: route.auth, role: route.role ?? 'any' };
@@ -120,7 +125,9 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
       }
     }
 
-    const presented = await resolver.resolve(raw, { accepts: route.auth, premiumForSession: route.role === 'premium' }, key);
+    // Admin routes read the user's row fresh: removing an admin flag there takes effect at once.
+    const needs = { accepts: route.auth, premiumForSession: route.role === 'premium', recentUser: recentUser && route.role !== 'admin' };
+    const presented = await resolver.resolve(raw, needs, key);
     const decision = decideAccess(access, presented.credentials);
     if (!decision.allow) throw deps.refuse(decision.status, decision.error);
     const caller = toCaller(decision, presented);
@@ -176,5 +183,10 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     return session;
   }
 
-  return { authenticate, resolveSocketCredential, optionalSession };
+  return {
+    authenticate: (req, res, route) => authenticate(req, res, route),
+    authenticateRecent: (req, res, route) => authenticate(req, res, route, true),
+    resolveSocketCredential,
+    optionalSession,
+  };
 }

@@ -3,7 +3,6 @@ import type { UserRecord } from '../db/user-record';
 import type { LoginProfile } from '../db/users-repository';
 import { buildLoginRedirect, NONCE_MAX_SKEW_MS, verifyAssertion, type AssertionFailure } from '../integrations/steam-openid';
 import { fetchPlayerSummary } from '../integrations/steam-profile';
-import type { LiveStore } from '../live/live-store';
 import type { SessionStore } from './session-store';
 
 export interface PlatformLoginDeps {
@@ -16,7 +15,8 @@ export interface PlatformLoginDeps {
     upsertFromLogin(profile: LoginProfile): Promise<UserRecord>;
   };
   sessions: Pick<SessionStore, 'create' | 'destroy'>;
-  live: Pick<LiveStore, 'compareAndSet'>;
+  /** Used nonces, in Postgres: a flushed live store must not make a used assertion good again. */
+  nonces: { claim(nonceHash: string, expiresAt: Date, now: Date): Promise<boolean> };
   clock: () => number;
 }
 
@@ -67,9 +67,9 @@ export class PlatformLogin {
   }
 
   private async claimNonce(nonce: string): Promise<boolean> {
-    const key = `openid-nonce:${createHash('sha256').update(nonce).digest('base64url')}`;
-    const result = await this.deps.live.compareAndSet([{ key, expectedVersion: 0, value: 1, ttlMs: NONCE_TTL_MS }]);
-    return result.ok;
+    const now = this.deps.clock();
+    const hash = createHash('sha256').update(nonce).digest('base64url');
+    return this.deps.nonces.claim(hash, new Date(now + NONCE_TTL_MS), new Date(now));
   }
 
   /**
