@@ -14,6 +14,7 @@ const benches: Record<string, () => Promise<Bench>> = {
   'realtime-fanout-redis': async () => (await import('./realtime-fanout-redis')).benchRealtimeFanoutRedis,
   'realtime-capacity': async () => (await import('./realtime-capacity')).benchRealtimeCapacity,
   servers: async () => (await import('./servers')).benchServers,
+  'maps-upload': async () => (await import('./maps-upload')).benchMapsUpload,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -46,6 +46,12 @@ import { reservationPins } from './servers/reservation-pins';
 import { ReservationRepository } from './servers/reservation-repository';
 import { lobbyServerRouter } from '../rest/routes/lobby-server-routes';
 import type { LifecycleTiming } from './servers/reservation-lifecycle';
+import { MapLibrary } from './maps/map-library';
+import { MapRepository } from './db/map-repository';
+import { openMapStore } from './maps/open-map-store';
+import { UploadTempFiles } from './maps/upload-temp-files';
+import { mapsRouter } from '../rest/routes/maps-routes';
+import { installMapUploadRoute } from '../rest/routes/map-upload-route';
 import { randomBytes } from 'node:crypto';
 import { premiumRouter } from '../rest/routes/premium-routes';
 import { PremiumOrderRepository } from './db/premium-order-repository';
@@ -134,7 +140,22 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       publicUrl: config.publicUrl,
     });
     cleanups.unshift(() => sockets.close());
-    const maps = new MapCatalog([builtInMaps]);
+    const mapStorage = await openMapStore(config);
+    const mapLibrary = new MapLibrary({
+      repo: new MapRepository(db),
+      store: mapStorage.store,
+      temps: new UploadTempFiles(mapStorage.tempDir),
+      premium: identity.premium,
+      clock,
+      logger,
+    });
+    await mapLibrary.start();
+    // Runs before the database closes: uploads cut short by the shutdown are rejected, not left processing.
+    cleanups.unshift(async () => {
+      await mapLibrary.close();
+      mapStorage.close();
+    });
+    const maps = new MapCatalog([builtInMaps, mapLibrary]);
     const { paypal: paypalConfig } = config;
     const premium = new PremiumService({
       grants: identity.premium,
@@ -182,6 +203,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
     const anonymous = async () => null;
     const inFlight = new InFlight();
+    // The streamed upload is its own native route, registered before the 1 MB guard refuses big bodies.
+    installMapUploadRoute(uws, {
+      library: mapLibrary,
+      authenticate: identity.authenticate,
+      onError: (error) => logger.error({ err: error }, 'map upload failed'),
+    });
     installBodySizeGuard(uws);
     if (options.rawPublicRoutes !== false) {
       installRawPublicRoutes(uws, publicReads, (error) => logger.error({ err: error }, 'public read failed'));
@@ -199,6 +226,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         pointsRouter({ authenticate: identity.authenticate, points, cache: publicReads.cache, invalidate: pointsChanged }),
         serversRouter(maps, servers.reservations, identity.authenticate),
         lobbyServerRouter(servers.lobbyServer, servers.plugins, identity.authenticate),
+        mapsRouter(mapLibrary, identity.authenticate),
         adminRouter({ authenticate: identity.authenticate, users, ...admin }),
         premiumRouter(premium, identity.authenticate, identity.authenticator.optionalSession),
         // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.

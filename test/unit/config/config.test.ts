@@ -83,3 +83,38 @@ describe('configuration', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://league.example/' }).publicUrl).toBe('https://league.example');
   });
 });
+
+describe('map storage configuration', () => {
+  it('keeps maps under DATA_DIR when no bucket is set', () => {
+    expect(loadConfig({}).mapStorage).toEqual({ kind: 'directory' });
+  });
+
+  it('uses an S3-compatible bucket when MAPS_S3_BUCKET is set', () => {
+    const config = loadConfig({
+      MAPS_S3_BUCKET: 'league-maps',
+      MAPS_S3_ENDPOINT: 'http://127.0.0.1:9000/',
+      MAPS_S3_ACCESS_KEY_ID: 'id',
+      MAPS_S3_SECRET_ACCESS_KEY: 'secret',
+    });
+    expect(config.mapStorage).toEqual({
+      kind: 's3',
+      bucket: 'league-maps',
+      prefix: 'maps/',
+      region: 'us-east-1',
+      endpoint: 'http://127.0.0.1:9000',
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+    });
+  });
+
+  it('leaves credentials to the SDK default chain when none are set', () => {
+    expect(loadConfig({ MAPS_S3_BUCKET: 'league-maps' }).mapStorage).not.toHaveProperty('credentials');
+  });
+
+  it('needs both the access key id and the secret, or neither', () => {
+    expect(configError({ MAPS_S3_BUCKET: 'b-1', MAPS_S3_ACCESS_KEY_ID: 'id' }).variable).toBe('MAPS_S3_SECRET_ACCESS_KEY');
+  });
+
+  it('refuses a bucket name S3 would refuse', () => {
+    expect(configError({ MAPS_S3_BUCKET: 'Not_A_Bucket' }).variable).toBe('MAPS_S3_BUCKET');
+  });
+});
