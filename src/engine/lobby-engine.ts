@@ -33,6 +33,8 @@ export interface LobbyEngineDeps {
   /** Drops a public-cache topic in every instance (see public-cache-invalidation). */
   invalidate?: (topic: 'lobbies' | 'matches' | 'points') => void;
   randomBytes?: (size: number) => Uint8Array;
+  /** The live epoch (LiveEpoch.current): lobbies rebuilt from Postgres get versions above it. */
+  epoch?: () => Promise<number>;
   /** Maps a custom map pool may use (built-in and uploaded); the formats' default maps otherwise. */
   maps?: { names(): Promise<readonly string[]> };
   /** Game server reservations a lobby can be pinned to; without it no reservation id is anyone's. */
@@ -61,7 +63,7 @@ export class LobbyEngine {
     const clock = deps.clock ?? Date.now;
     const logger = deps.logger ?? CONSOLE_LOGGER;
     const invalidate = deps.invalidate ?? (() => undefined);
-    const documents = new LobbyDocuments(deps.live, deps.records, logger);
+    const documents = new LobbyDocuments(deps.live, deps.records, logger, deps.epoch);
     const effects = new LobbyEffects({
       live: deps.live, documents, clock, logger, invalidate, summaries: () => this.summaries(),
     });

@@ -38,6 +38,10 @@ describe('configuration', () => {
     ['SESSION_SECRET', 'short'],
     ['PLUGIN_SECRET', 'tiny'],
     ['NODE_ENV', 'staging'],
+    ['PREMIUM_PRICE_3M', '4,99'],
+    ['PREMIUM_PRICE_12M', '0'],
+    ['PREMIUM_CURRENCY', 'euro'],
+    ['PAYPAL_TIMEOUT_MS', 'soon'],
     ['POINTS_MATCH_PLAYED', '-5'],
     ['POINTS_MATCH_WON', 'many'],
     ['POINTS_CUSTOM_AVATAR_COST', '0'],
@@ -72,6 +76,12 @@ describe('configuration', () => {
   it('reads admin platform ids as a set', () => {
     const config = loadConfig({ ADMIN_PLATFORM_IDS: '76561198000000001, 76561198000000002' });
     expect([...config.adminPlatformIds]).toEqual(['76561198000000001', '76561198000000002']);
+  });
+
+  it('reads plan prices as minor units of the configured currency', () => {
+    expect(loadConfig({}).premium).toEqual({ prices: { '3m': 499, '6m': 899, '12m': 1499 }, currency: 'EUR' });
+    const config = loadConfig({ PREMIUM_PRICE_3M: '5', PREMIUM_PRICE_6M: '9.5', PREMIUM_PRICE_12M: '17.99', PREMIUM_CURRENCY: 'USD' });
+    expect(config.premium).toEqual({ prices: { '3m': 500, '6m': 950, '12m': 1799 }, currency: 'USD' });
   });
 
   it('treats an empty variable as unset', () => {
