@@ -30,7 +30,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 }
 
 async function createOnServer(serverUrl: string): Promise<TestDatabase | null> {
-  const admin = await openDatabase({ databaseUrl: serverUrl, dataDir: ':memory:', logger: silent, poolSize: 1 }).catch(
+  // Unbounded (timeoutMs 0): creating and dropping databases may be slow while the suite runs.
+  const admin = await openDatabase({ databaseUrl: serverUrl, dataDir: ':memory:', logger: silent, poolSize: 1, timeoutMs: 0 }).catch(
     () => null,
   );
   if (!admin || !(await admin.ping())) {
@@ -42,7 +43,7 @@ async function createOnServer(serverUrl: string): Promise<TestDatabase | null> {
   url.pathname = `/${name}`;
   try {
     await admin.em().execute(`create database "${name}"`);
-    const db = await openDatabase({ databaseUrl: url.toString(), dataDir: ':memory:', logger: silent });
+    const db = await openDatabase({ databaseUrl: url.toString(), dataDir: ':memory:', logger: silent, timeoutMs: 0 });
     await db.migrate();
     return {
       url: url.toString(),
