@@ -22,6 +22,8 @@ import { PublicReadRepository } from './db/public-read-repository';
 import { seedIfEmpty } from './db/seed';
 import { UsersRepository } from './db/users-repository';
 import { Presence } from './identity/presence';
+import type { Caller } from './identity/caller';
+import { UserActionLimit, userActionLimits } from './identity/user-action-limit';
 import { createIdentity } from './identity/identity-services';
 import type { LiveStore } from './live/live-store';
 import { openLiveStore } from './live/open-live-store';
@@ -40,6 +42,18 @@ import { serversRouter } from '../rest/routes/servers-routes';
 import { adminRouter } from '../rest/routes/admin-routes';
 import { createAdmin } from './admin/admin-services';
 import { builtInMaps, MapCatalog } from './maps/map-catalog';
+import { MapLibrary } from './maps/map-library';
+import { MapRepository } from './db/map-repository';
+import { openMapStore } from './maps/open-map-store';
+import { UploadTempFiles } from './maps/upload-temp-files';
+import { mapsRouter } from '../rest/routes/maps-routes';
+import { installMapUploadRoute } from '../rest/routes/map-upload-route';
+import { startServerServices, type ServerServices } from './servers/server-services';
+import type { CloudProvider } from './servers/cloud-provider';
+import { reservationPins } from './servers/reservation-pins';
+import { ReservationRepository } from './servers/reservation-repository';
+import { lobbyServerRouter } from '../rest/routes/lobby-server-routes';
+import type { LifecycleTiming } from './servers/reservation-lifecycle';
 import { randomBytes } from 'node:crypto';
 import { premiumRouter } from '../rest/routes/premium-routes';
 import { PremiumOrderRepository } from './db/premium-order-repository';
@@ -52,6 +66,9 @@ export interface ServerOptions {
   clock?: () => number;
   /** Serve the hot public reads from native uWS routes (default); off only to measure the difference. */
   rawPublicRoutes?: boolean;
+  /** A cloud host driver other than the configured one, and faster lifecycle timing (tests). */
+  serverProvider?: CloudProvider;
+  serverTiming?: Partial<LifecycleTiming>;
 }
 
 export interface RunningServer {
@@ -60,6 +77,7 @@ export interface RunningServer {
   logger: Logger;
   db: Database;
   live: LiveStore;
+  servers: ServerServices;
   /** Stops accepting, lets in-flight requests answer, closes sockets, flushes, closes stores. */
   close(): Promise<void>;
 }
@@ -126,7 +144,22 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       publicUrl: config.publicUrl,
     });
     cleanups.unshift(() => sockets.close());
-    const maps = new MapCatalog([builtInMaps]);
+    const mapStorage = await openMapStore(config);
+    const mapLibrary = new MapLibrary({
+      repo: new MapRepository(db),
+      store: mapStorage.store,
+      temps: new UploadTempFiles(mapStorage.tempDir),
+      premium: identity.premium,
+      clock,
+      logger,
+    });
+    await mapLibrary.start();
+    // Runs before the database closes: uploads cut short by the shutdown are rejected, not left processing.
+    cleanups.unshift(async () => {
+      await mapLibrary.close();
+      mapStorage.close();
+    });
+    const maps = new MapCatalog([builtInMaps, mapLibrary]);
     const { paypal: paypalConfig } = config;
     const premium = new PremiumService({
       grants: identity.premium,
@@ -143,18 +176,28 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       random: (n) => randomBytes(n),
       logger,
     });
+    const reservationRepository = new ReservationRepository(db);
     const engines = await startLobbyServices({
       db, live, users, clock, logger, broadcast: sockets.broadcast, publicCache: publicReads.cache, maps, earning: config.points.earning,
+      reservations: reservationPins(reservationRepository),
       leaseMs: config.deadlineLeaseMs,
     });
     // Before the socket server and the stores close: the deadline worker stops first.
     cleanups.unshift(() => engines.close());
-    const admin = createAdmin({ db, users, lobbies: engines.lobbies, invalidate: engines.invalidate, clock });
+    let selfUrl = config.publicUrl;
+    const servers = await startServerServices({
+      config, db, live, maps, clock, logger, selfUrl: () => selfUrl,
+      provider: options.serverProvider, timing: options.serverTiming, lobbies: engines.lobbies,
+    });
+    cleanups.unshift(() => servers.close());
+    const admin = createAdmin({ db, users, lobbies: engines.lobbies, reservations: reservationRepository, invalidate: engines.invalidate, clock });
     const isTrustedProxy = trustedProxyMatcher(config.trustProxy);
+    const userLimits = new UserActionLimit(live, clock, refuseWithHttpError, userActionLimits(config.userRateLimits));
+    const commandGate = (type: string, caller: Caller) => userLimits.check(type, caller);
     sockets.serve({
       lobbies: engines.lobbies,
       // The REST routes' own command table: a socket command answers exactly as its route does.
-      runCommand: (code, type, body, caller) => runLobbyCommand(engines.lobbies, code, type, body, caller),
+      runCommand: (code, type, body, caller) => runLobbyCommand(engines.lobbies, code, type, body, caller, commandGate),
       errorStatus: toHttpError,
       presence,
       resolveCredential: ({ cookieHeader, token, peerAddress, forwardedFor }) =>
@@ -168,6 +211,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
     const anonymous = async () => null;
     const inFlight = new InFlight();
+    // The streamed upload is its own native route, registered before the 1 MB guard refuses big bodies.
+    installMapUploadRoute(uws, {
+      library: mapLibrary,
+      authenticate: identity.authenticate,
+      onError: (error) => logger.error({ err: error }, 'map upload failed'),
+    });
     installBodySizeGuard(uws);
     if (options.rawPublicRoutes !== false) {
       installRawPublicRoutes(uws, publicReads, (error) => logger.error({ err: error }, 'public read failed'));
@@ -180,10 +229,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         docsRouter(() => buildOpenApiDocument(allRoutes, config.publicUrl)),
         publicRouter(publicReads, anonymous),
         ...identityRoutes.routers,
-        lobbyRouter(engines.lobbies, identity.authenticate),
+        // Lobby commands are the hot path: their session user's row may be up to half a second old.
+        lobbyRouter(engines.lobbies, identity.authenticator.authenticateRecent, commandGate),
         partyRouter(engines.parties, identity.authenticate, identity.authenticator.optionalSession),
         pointsRouter({ authenticate: identity.authenticate, points, cache: publicReads.cache, invalidate: pointsChanged }),
-        serversRouter(maps, anonymous),
+        serversRouter(maps, servers.reservations, identity.authenticate),
+        mapsRouter(mapLibrary, identity.authenticate),
+        lobbyServerRouter(servers.lobbyServer, servers.plugins, identity.authenticate),
         adminRouter({ authenticate: identity.authenticate, users, ...admin }),
         premiumRouter(premium, identity.authenticate, identity.authenticator.optionalSession),
         // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.
@@ -193,6 +245,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
     const listening = await listen(uws, config.host, config.port);
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${listening.port}`;
+    selfUrl = url;
     logger.info({ url, database: db.kind, liveStore: live.kind }, 'listening');
 
     let closing: Promise<void> | undefined;
@@ -202,6 +255,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       logger,
       db,
       live,
+      servers,
       close: () =>
         (closing ??= (async () => {
           listening.stopAccepting();

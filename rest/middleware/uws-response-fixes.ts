@@ -8,7 +8,8 @@ import type { NextFunction, Request, Response } from 'express';
  * - several Set-Cookie values would be joined into one header line, which browsers read as a
  *   single cookie, so each value is written as its own header;
  * - a HEAD answer would carry the body a handler ends with (uWS does not know HEAD), which the
- *   client reads as the start of the next response, so HEAD ends without one.
+ *   client reads as the start of the next response, so HEAD ends without one;
+ * - the head and the body are corked apart (two socket writes per response): one cork holds both.
  */
 interface UwsBackedResponse {
   aborted?: boolean;
@@ -27,7 +28,13 @@ export function uwsResponseFixes(req: Request, res: Response, next: NextFunction
   let endedAborted = false;
   const head = req.method === 'HEAD';
   (res as unknown as { end: unknown }).end = (...args: unknown[]) => {
-    if (!raw.aborted && !head) return originalEnd(...args);
+    if (!raw.aborted && !head) {
+      // The adapter corks the head and the body separately: two sends per response. Inside one
+      // outer cork (uWS runs a nested cork's callback as part of it) the whole answer is one send.
+      let ended: Response = res;
+      raw.res.cork(() => (ended = originalEnd(...args)));
+      return ended;
+    }
     if (!raw.aborted) {
       if (raw.writableEnded) return res;
       if (!raw._headerSent) res.writeHead(res.statusCode);

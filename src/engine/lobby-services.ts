@@ -17,6 +17,7 @@ import { LobbyEngine } from './lobby-engine';
 import { PartyEngine } from './party-engine';
 import { startPublicCacheInvalidation } from './public-cache-invalidation';
 import { unrecordedLobbiesIn } from './unrecorded-lobbies';
+import type { ReservationPins } from './lobby-engine';
 
 export interface LobbyServicesInput {
   db: EmSource;
@@ -30,6 +31,8 @@ export interface LobbyServicesInput {
   publicCache: { invalidate(...topics: string[]): void };
   /** Maps a lobby's map pool may use. */
   maps?: { names(): Promise<readonly string[]> };
+  /** Reservations a lobby can be pinned to (the servers area). */
+  reservations?: ReservationPins;
   /** Points a reported match pays (configuration). */
   earning?: EarningRates;
   /** How often the deadline worker polls (default 250 ms). */
@@ -83,6 +86,7 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
     logger,
     invalidate: (topic) => invalidation.invalidate(topic),
     maps: input.maps,
+    reservations: input.reservations,
   });
   const parties = new PartyEngine({ live, users: input.users, bans, clock });
   try {

@@ -16,6 +16,7 @@ import { ChatAccountLink } from './chat-account-link';
 import { KeyAuditLog } from './key-audit-log';
 import { KeyRateLimit } from './key-rate-limit';
 import { PlatformLogin } from './platform-login';
+import { RecentUsers } from './recent-users';
 import type { Presence } from './presence';
 import { SessionStore } from './session-store';
 
@@ -65,9 +66,11 @@ export function createIdentity(input: IdentityInput): Identity {
   // Routes that need only the live store (vote, chat) keep working while Postgres cannot answer
   // this second: the user row behind a session is served from the last read (see LastKnown).
   const userRows = new LastKnown<number, Awaited<ReturnType<UsersRepository['findById']>>>(clock);
+  const lastKnownUsers = { findById: (id: number) => userRows.read(id, () => users.findById(id)) };
   const authenticator = createAuthenticator({
     sessions,
-    users: { findById: (id) => userRows.read(id, () => users.findById(id)) },
+    users: lastKnownUsers,
+    recentUsers: new RecentUsers(lastKnownUsers),
     keys: keyRepository,
     premium,
     pluginSecret: config.pluginSecret,

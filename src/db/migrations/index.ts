@@ -5,7 +5,7 @@ import { LiveEpochSchema } from './0003-live-epoch';
 import { GameServers } from './0004-game-servers';
 import { MapsSchema } from './0005-maps';
 import { PointsSchema } from './0007-points';
-import { PremiumOrdersAndGiftCodes } from './premium-orders-and-gift-codes';
+import { PremiumOrdersAndGiftCodes } from './0006-premium-orders-and-gift-codes';
 
 /**
  * Every migration in order, listed by hand: file discovery is not used (it breaks on Node 20).
