@@ -112,7 +112,8 @@ export async function startLeagueCluster(count: number, options: { redisUrl?: st
     async stop() {
       await Promise.all(instances.map((instance) => instance.stop()));
       await provider.close();
-      await database?.drop();
+      // A busy machine can run the drop past the test helper's statement timeout: the figures stand.
+      await database?.drop().catch((error: unknown) => console.error(`  (could not drop the bench database: ${error instanceof Error ? error.message : String(error)})`));
       await rm(dataDir, { recursive: true, force: true });
     },
   };
