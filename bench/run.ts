@@ -15,6 +15,8 @@ const benches: Record<string, () => Promise<Bench>> = {
   'realtime-fanout': async () => (await import('./realtime-fanout')).benchRealtimeFanout,
   'realtime-fanout-redis': async () => (await import('./realtime-fanout-redis')).benchRealtimeFanoutRedis,
   'realtime-capacity': async () => (await import('./realtime-capacity')).benchRealtimeCapacity,
+  'maps-upload': async () => (await import('./maps-upload')).benchMapsUpload,
+  servers: async () => (await import('./servers')).benchServers,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -13,6 +13,7 @@ import {
 } from '../schema/realtime';
 import { describeIssues } from '../schema/issue-message';
 import { LobbyCodeParams } from '../schema/lobby-bodies';
+import { parseInput } from '../schema/parse-input';
 import type { LobbyServices } from './socket-server';
 import { LOBBIES_ROOM, lobbyRoom } from './socket-broadcast';
 import type { CredentialReader } from './socket-handshake';
@@ -40,9 +41,9 @@ export function handleLobbyEvents(socket: LeagueSocket, services: LobbyServices,
   };
 
   on('lobby:subscribe', async (payload) => {
-    const parsed = v.safeParse(LobbySubscribePayload, payload);
-    if (!parsed.success) return failure(400, describeIssues(parsed.issues, 'payload'));
-    const code = lobbyCodeOf(parsed.output.code);
+    const parsed = parseInput(LobbySubscribePayload, payload, 'payload');
+    if (!parsed.ok) return failure(400, parsed.message);
+    const code = lobbyCodeOf(parsed.value.code);
     if (code === null) return failure(404, 'lobby not found');
     const room = lobbyRoom(code);
     // Join before reading: an update racing the read then arrives after the snapshot (a newer
@@ -57,9 +58,9 @@ export function handleLobbyEvents(socket: LeagueSocket, services: LobbyServices,
   });
 
   on('lobby:unsubscribe', async (payload) => {
-    const parsed = v.safeParse(LobbySubscribePayload, payload);
-    if (!parsed.success) return failure(400, describeIssues(parsed.issues, 'payload'));
-    const code = lobbyCodeOf(parsed.output.code);
+    const parsed = parseInput(LobbySubscribePayload, payload, 'payload');
+    if (!parsed.ok) return failure(400, parsed.message);
+    const code = lobbyCodeOf(parsed.value.code);
     if (code !== null) await socket.leave(lobbyRoom(code));
     return { ok: true };
   });
@@ -70,9 +71,9 @@ export function handleLobbyEvents(socket: LeagueSocket, services: LobbyServices,
   });
 
   on('lobby:command', async (payload): Promise<CommandAck> => {
-    const parsed = v.safeParse(LobbyCommandPayload, payload);
-    if (!parsed.success) return failure(400, describeIssues(parsed.issues, 'payload'));
-    const { code, type, ...body } = parsed.output;
+    const parsed = parseInput(LobbyCommandPayload, payload, 'payload');
+    if (!parsed.ok) return failure(400, parsed.message);
+    const { code, type, ...body } = parsed.value;
     // The credential is checked per command, as REST checks it per request.
     const credential = await services.resolveCredential(readCredentials(socket));
     if (!credential.ok) return failure(credential.status, credential.error);

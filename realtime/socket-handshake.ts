@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Socket } from 'socket.io';
 import type { HandshakeRefusal, SocketData } from '../schema/realtime';
 import type { Caller } from '../src/identity/caller';
+import { originOfUrl, requestSite } from '../src/identity/request-site';
 import type { ErrorStatus, PresentedSocketCredentials, SocketCredentialResolver } from './realtime-ports';
 
 type Next = (error?: Error & { data?: HandshakeRefusal }) => void;
@@ -40,12 +41,12 @@ export type CredentialReader = (socket: Pick<Socket, 'handshake'>) => PresentedS
  * browsers that honour it, and not sibling subdomains).
  */
 export function credentialReader(publicUrl: string | undefined): CredentialReader {
-  const publicOrigin = publicUrl ? originOf(publicUrl) : null;
+  const publicOrigin = publicUrl ? originOfUrl(publicUrl) : null;
   return (socket) => {
     const { auth, headers, address } = socket.handshake;
     const token = (auth as Record<string, unknown> | undefined)?.token;
     const forwardedFor = headers['x-forwarded-for'];
-    const fromOurPage = headers.origin === undefined || isOurOrigin(headers.origin, headers.host, publicOrigin);
+    const fromOurPage = headers.origin === undefined || requestSite({ origin: headers.origin, host: headers.host }, publicOrigin) === 'ours';
     return {
       cookieHeader: fromOurPage ? headers.cookie : undefined,
       token: typeof token === 'string' && token !== '' ? token : undefined,
@@ -53,19 +54,6 @@ export function credentialReader(publicUrl: string | undefined): CredentialReade
       forwardedFor: Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor,
     };
   };
-}
-
-function isOurOrigin(origin: string, host: string | undefined, publicOrigin: URL | null): boolean {
-  const parsed = originOf(origin); // an opaque origin ("null") does not parse
-  return parsed !== null && (parsed.host === host || parsed.origin === publicOrigin?.origin);
-}
-
-function originOf(url: string): URL | null {
-  try {
-    return new URL(url);
-  } catch {
-    return null;
-  }
 }
 
 export function socketDataOf(caller: Caller): SocketData {

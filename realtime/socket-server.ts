@@ -3,6 +3,7 @@ import { Server } from 'socket.io';
 import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from '../schema/realtime';
 import type { LobbyBroadcast } from '../src/engine/lobby-broadcast';
 import { handleLobbyEvents } from './lobby-socket-handlers';
+import { guardSocketEvents } from './socket-event-guard';
 import type { ErrorStatus, LobbyCommandRunner, LobbyReads, PresenceTouch, SocketCredentialResolver } from './realtime-ports';
 import { createRecoveringAdapter } from './recovering-adapter';
 import { socketBroadcast } from './socket-broadcast';
@@ -38,7 +39,9 @@ export interface SocketServer {
   close(): Promise<void>;
 }
 
+/** The advertised per-event limit (answered 413 by socket-event-guard.ts); the transport takes twice it, so an event a little over it still gets an answer. */
 const MAX_EVENT_BYTES = 64 * 1024;
+const MAX_FRAME_BYTES = 2 * MAX_EVENT_BYTES;
 const MAX_BACKPRESSURE_BYTES = 1024 * 1024;
 /** Every instance keeps every broadcast of the recovery window for replay; this caps the memory (about 50 MB of lobby updates). */
 const MAX_REPLAY_PACKETS = 20_000;
@@ -54,7 +57,7 @@ const MAX_REPLAY_PACKETS = 20_000;
 export async function attachSocketServer(uws: UwsApp, options: SocketServerOptions): Promise<SocketServer> {
   const maxDisconnectionDuration = options.recoveryWindowMs ?? 2 * 60_000;
   const io: LeagueIo = new Server({
-    maxHttpBufferSize: MAX_EVENT_BYTES,
+    maxHttpBufferSize: MAX_FRAME_BYTES,
     // Middlewares run again on recovery: the session or key may have ended while the client was away.
     connectionStateRecovery: { maxDisconnectionDuration, skipMiddlewares: false },
     adapter: createRecoveringAdapter({
@@ -75,7 +78,10 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
     serve(services) {
       const readCredentials = credentialReader(options.publicUrl);
       io.use(authenticateHandshake(services.resolveCredential, readCredentials, options.logger, services.errorStatus));
-      io.on('connection', (socket) => handleLobbyEvents(socket, services, readCredentials, options.logger));
+      io.on('connection', (socket) => {
+        guardSocketEvents(socket, MAX_EVENT_BYTES);
+        handleLobbyEvents(socket, services, readCredentials, options.logger);
+      });
       stopPresence = keepSessionsOnline(io, services.presence, options.logger);
     },
     close: () =>

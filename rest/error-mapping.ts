@@ -10,6 +10,7 @@ const STATUS_OF: Record<DomainErrorKind, number> = {
   not_found: 404,
   conflict: 409,
   gone: 410,
+  upstream_timeout: 504,
   too_large: 413,
 };
 

@@ -1,5 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import type { BodyOf, ParamsOf, QueryOf, RouteContract } from '../schema/route-contract';
+import { NoBody } from '../schema/parse-input';
 import { parseOrThrow } from './validation';
 
 /** A handler that wrote its own response (redirects, streams) returns this instead of a body. */
@@ -23,8 +24,9 @@ const PUBLIC_CACHE = 'public, max-age=30';
 
 /**
  * Binds one contract row to its handler: credentials, then path/query/body parsing with the
- * route's valibot schemas, then the handler, then the contract's success status. Handlers stay
- * free of HTTP plumbing and cannot answer with a status the contract does not declare.
+ * route's valibot schemas (a body must be a JSON object: schema/parse-input.ts), then the
+ * handler, then the contract's success status. Handlers stay free of HTTP plumbing and cannot
+ * answer with a status the contract does not declare.
  */
 export function bindRoute<R extends RouteContract, C>(
   router: Router,
@@ -36,7 +38,8 @@ export function bindRoute<R extends RouteContract, C>(
     const caller = await authenticate(req, res, route);
     const params = (route.params ? parseOrThrow(route.params, req.params, 'path') : {}) as ParamsOf<R>;
     const query = (route.query ? parseOrThrow(route.query, req.query, 'query') : {}) as QueryOf<R>;
-    const body = (route.body ? parseOrThrow(route.body, req.body ?? {}, 'body') : {}) as BodyOf<R>;
+    // Every body is checked, declared or not: `[]` or `"x"` to a bodyless route is as wrong as to any other.
+    const body = parseOrThrow(route.body ?? NoBody, req.body === undefined ? {} : req.body, 'body') as BodyOf<R>;
     const result = await handler({ params, query, body, caller, req, res });
     if (result === RESPONDED) return;
     if (route.publicCache) res.setHeader('Cache-Control', PUBLIC_CACHE);

@@ -1,11 +1,11 @@
-import * as v from 'valibot';
-import { describeIssues } from '../schema/issue-message';
+import type * as v from 'valibot';
+import { parseInput } from '../schema/parse-input';
 import { HttpError } from './http-error';
 
-/** Parses one part of a request; the 400 names the field and the rule, never echoing more than a prefix of the input. */
+/** Parses one part of a request with the shared input parse; a path that does not parse names no resource (404). */
 export function parseOrThrow<S extends v.GenericSchema>(schema: S, input: unknown, part: 'body' | 'query' | 'path'): v.InferOutput<S> {
-  const result = v.safeParse(schema, input);
-  if (result.success) return result.output;
+  const parsed = parseInput(schema, input, part);
+  if (parsed.ok) return parsed.value;
   if (part === 'path') throw new HttpError(404, 'not found');
-  throw new HttpError(400, describeIssues(result.issues, part));
+  throw new HttpError(400, parsed.message);
 }

@@ -22,6 +22,8 @@ import { PublicReadRepository } from './db/public-read-repository';
 import { seedIfEmpty } from './db/seed';
 import { UsersRepository } from './db/users-repository';
 import { Presence } from './identity/presence';
+import type { Caller } from './identity/caller';
+import { UserActionLimit, userActionLimits } from './identity/user-action-limit';
 import { createIdentity } from './identity/identity-services';
 import type { LiveStore } from './live/live-store';
 import { openLiveStore } from './live/open-live-store';
@@ -29,7 +31,7 @@ import { createLogger } from './observability/logger';
 import { durablePublicSource } from './public-reads/durable-public-source';
 import { PublicReads } from './public-reads/public-reads';
 import { SerializedCache } from './public-reads/serialized-cache';
-import { InFlight } from './server-lifecycle';
+import { InFlight, runWithin } from './server-lifecycle';
 import { startLobbyServices } from './engine/lobby-services';
 import { lobbyRouter } from '../rest/routes/lobby-routes';
 import { partyRouter } from '../rest/routes/party-routes';
@@ -40,6 +42,18 @@ import { serversRouter } from '../rest/routes/servers-routes';
 import { adminRouter } from '../rest/routes/admin-routes';
 import { createAdmin } from './admin/admin-services';
 import { builtInMaps, MapCatalog } from './maps/map-catalog';
+import { MapLibrary } from './maps/map-library';
+import { MapRepository } from './db/map-repository';
+import { openMapStore } from './maps/open-map-store';
+import { UploadTempFiles } from './maps/upload-temp-files';
+import { mapsRouter } from '../rest/routes/maps-routes';
+import { installMapUploadRoute } from '../rest/routes/map-upload-route';
+import { startServerServices, type ServerServices } from './servers/server-services';
+import type { CloudProvider } from './servers/cloud-provider';
+import { reservationPins } from './servers/reservation-pins';
+import { ReservationRepository } from './servers/reservation-repository';
+import { lobbyServerRouter } from '../rest/routes/lobby-server-routes';
+import type { LifecycleTiming } from './servers/reservation-lifecycle';
 import { randomBytes } from 'node:crypto';
 import { premiumRouter } from '../rest/routes/premium-routes';
 import { PremiumOrderRepository } from './db/premium-order-repository';
@@ -52,6 +66,9 @@ export interface ServerOptions {
   clock?: () => number;
   /** Serve the hot public reads from native uWS routes (default); off only to measure the difference. */
   rawPublicRoutes?: boolean;
+  /** A cloud host driver other than the configured one, and faster lifecycle timing (tests). */
+  serverProvider?: CloudProvider;
+  serverTiming?: Partial<LifecycleTiming>;
 }
 
 export interface RunningServer {
@@ -60,12 +77,15 @@ export interface RunningServer {
   logger: Logger;
   db: Database;
   live: LiveStore;
+  servers: ServerServices;
   /** Stops accepting, lets in-flight requests answer, closes sockets, flushes, closes stores. */
   close(): Promise<void>;
 }
 
 const PUBLIC_CACHE_MS = 30_000;
-const DRAIN_TIMEOUT_MS = 10_000;
+/** How long closing the stores may take after the drain; the process exits within drain + 5 s whatever happens. */
+const STORES_CLOSE_MS = 3_000;
+const EXIT_MARGIN_MS = 5_000;
 
 /** The composition root: every part is built here and handed what it needs; nothing else wires. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
@@ -124,7 +144,22 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       publicUrl: config.publicUrl,
     });
     cleanups.unshift(() => sockets.close());
-    const maps = new MapCatalog([builtInMaps]);
+    const mapStorage = await openMapStore(config);
+    const mapLibrary = new MapLibrary({
+      repo: new MapRepository(db),
+      store: mapStorage.store,
+      temps: new UploadTempFiles(mapStorage.tempDir),
+      premium: identity.premium,
+      clock,
+      logger,
+    });
+    await mapLibrary.start();
+    // Runs before the database closes: uploads cut short by the shutdown are rejected, not left processing.
+    cleanups.unshift(async () => {
+      await mapLibrary.close();
+      mapStorage.close();
+    });
+    const maps = new MapCatalog([builtInMaps, mapLibrary]);
     const { paypal: paypalConfig } = config;
     const premium = new PremiumService({
       grants: identity.premium,
@@ -143,15 +178,25 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     const engines = await startLobbyServices({
       db, live, users, clock, logger, broadcast: sockets.broadcast, publicCache: publicReads.cache, maps, earning: config.points.earning,
+      reservations: reservationPins(new ReservationRepository(db)),
+      leaseMs: config.deadlineLeaseMs,
     });
     // Before the socket server and the stores close: the deadline worker stops first.
     cleanups.unshift(() => engines.close());
+    let selfUrl = config.publicUrl;
+    const servers = await startServerServices({
+      config, db, live, maps, clock, logger, selfUrl: () => selfUrl,
+      provider: options.serverProvider, timing: options.serverTiming, lobbies: engines.lobbies,
+    });
+    cleanups.unshift(() => servers.close());
     const admin = createAdmin({ db, users, lobbies: engines.lobbies, invalidate: engines.invalidate, clock });
     const isTrustedProxy = trustedProxyMatcher(config.trustProxy);
+    const userLimits = new UserActionLimit(live, clock, refuseWithHttpError, userActionLimits(config.userRateLimits));
+    const commandGate = (type: string, caller: Caller) => userLimits.check(type, caller);
     sockets.serve({
       lobbies: engines.lobbies,
       // The REST routes' own command table: a socket command answers exactly as its route does.
-      runCommand: (code, type, body, caller) => runLobbyCommand(engines.lobbies, code, type, body, caller),
+      runCommand: (code, type, body, caller) => runLobbyCommand(engines.lobbies, code, type, body, caller, commandGate),
       errorStatus: toHttpError,
       presence,
       resolveCredential: ({ cookieHeader, token, peerAddress, forwardedFor }) =>
@@ -165,6 +210,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
     const anonymous = async () => null;
     const inFlight = new InFlight();
+    // The streamed upload is its own native route, registered before the 1 MB guard refuses big bodies.
+    installMapUploadRoute(uws, {
+      library: mapLibrary,
+      authenticate: identity.authenticate,
+      onError: (error) => logger.error({ err: error }, 'map upload failed'),
+    });
     installBodySizeGuard(uws);
     if (options.rawPublicRoutes !== false) {
       installRawPublicRoutes(uws, publicReads, (error) => logger.error({ err: error }, 'public read failed'));
@@ -178,10 +229,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         publicRouter(publicReads, anonymous),
         ...identityRoutes.routers,
         // Lobby commands are the hot path: their session user's row may be up to half a second old.
-        lobbyRouter(engines.lobbies, identity.authenticator.authenticateRecent),
+        lobbyRouter(engines.lobbies, identity.authenticator.authenticateRecent, commandGate),
         partyRouter(engines.parties, identity.authenticate, identity.authenticator.optionalSession),
         pointsRouter({ authenticate: identity.authenticate, points, cache: publicReads.cache, invalidate: pointsChanged }),
-        serversRouter(maps, anonymous),
+        serversRouter(maps, servers.reservations, identity.authenticate),
+        mapsRouter(mapLibrary, identity.authenticate),
+        lobbyServerRouter(servers.lobbyServer, servers.plugins, identity.authenticate),
         adminRouter({ authenticate: identity.authenticate, users, ...admin }),
         premiumRouter(premium, identity.authenticate, identity.authenticator.optionalSession),
         // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.
@@ -191,6 +244,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
     const listening = await listen(uws, config.host, config.port);
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${listening.port}`;
+    selfUrl = url;
     logger.info({ url, database: db.kind, liveStore: live.kind }, 'listening');
 
     let closing: Promise<void> | undefined;
@@ -200,12 +254,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       logger,
       db,
       live,
+      servers,
       close: () =>
         (closing ??= (async () => {
           listening.stopAccepting();
-          const left = await inFlight.drain(DRAIN_TIMEOUT_MS);
-          if (left > 0) logger.warn({ left }, 'closing with requests still in flight');
-          for (const cleanup of cleanups) await cleanup();
+          const left = await inFlight.drain(config.shutdownDrainMs);
+          if (left > 0) logger.warn({ left }, 'drain time over: answering the requests still in flight 503');
+          inFlight.refuseRemaining();
+          const unfinished = await runWithin(cleanups.map((run, i) => ({ name: `cleanup ${i + 1}`, run })), STORES_CLOSE_MS);
+          if (unfinished.length > 0) logger.warn({ unfinished }, 'closing: some parts did not close in time');
           logger.info('closed');
         })()),
     };
@@ -229,6 +286,8 @@ async function main(): Promise<void> {
   const server = await startServer({ config });
   const stop = (signal: string) => {
     server.logger.info({ signal }, 'shutting down');
+    // The last resort: whatever still holds the process (a socket that never closes), it exits.
+    setTimeout(() => process.exit(1), config.shutdownDrainMs + EXIT_MARGIN_MS).unref();
     server.close().then(
       () => process.exit(0),
       (error) => {

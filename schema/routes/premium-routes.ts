@@ -47,7 +47,7 @@ export const premiumRoutes = {
   }),
   paypalWebhook: defineRoute({
     operationId: 'paypalWebhook', method: 'post', path: '/api/premium/paypal-webhook', tag, auth: [],
-    summary: "PayPal's webhook (PAYMENT.CAPTURE.COMPLETED), verified with PayPal: completes an order whose buyer paid but never came back",
+    summary: "PayPal's webhook, verified with PayPal: PAYMENT.CAPTURE.COMPLETED and CHECKOUT.ORDER.APPROVED complete an order whose buyer never came back; an order completes once",
     body: PayPalWebhookBody, success: { status: 200, schema: OkBody }, errors: [400, 502, 503],
   }),
 };

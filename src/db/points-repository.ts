@@ -188,7 +188,8 @@ export class PointsRepository {
         targetType: 'user',
         targetId: String(input.userId),
         before: walletJson(before),
-        after: walletJson(moved.state),
+        // The amount beside the wallet it left, so the row reads on its own ("+75: 120 -> 195").
+        after: { ...walletJson(moved.state), amount: input.amount },
         reason: input.reason,
       });
       const outcome = adminAwardEntry({ ...input, auditId });

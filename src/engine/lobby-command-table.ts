@@ -7,6 +7,7 @@ import {
   ChatBody, PickSlotBody, ReportBody, SetCaptainBody, SetClassBody, UserIdBody, VoteMapBody,
 } from '../../schema/lobby-bodies';
 import type { LobbyEngine } from './lobby-engine';
+import { parseInput } from '../../schema/parse-input';
 
 const NoBody = v.object({});
 const OK = { ok: true } as const;
@@ -70,25 +71,29 @@ export const LOBBY_COMMAND_NAMES = Object.keys(LOBBY_COMMANDS) as LobbyCommandNa
 export const isLobbyCommandName = (type: unknown): type is LobbyCommandName =>
   typeof type === 'string' && Object.prototype.hasOwnProperty.call(LOBBY_COMMANDS, type);
 
-/** The 400 message names the field, as the REST body parser's does. */
 function parseBody(schema: v.GenericSchema, input: unknown): unknown {
-  const result = v.safeParse(schema, input ?? {});
-  if (result.success) return result.output;
-  throw invalid(describeIssues(result.issues, 'body'));
+  const parsed = parseInput(schema, input, 'body');
+  if (!parsed.ok) throw invalid(parsed.message);
+  return parsed.value;
 }
 
 /**
  * Parses the raw body of command `type` and runs it. Answers the status and body the REST route
  * sends; throws DomainError (400/403/404/409) or a 401 error shaped like an HttpError otherwise.
  */
+/** Runs before a known command is parsed (the per-user limits); throws to refuse it. */
+export type LobbyCommandGate = (type: LobbyCommandName, caller: Caller) => Promise<void>;
+
 export async function runLobbyCommand(
   engine: LobbyEngine,
   code: string,
   type: string,
   rawBody: unknown,
   caller: Caller,
+  gate?: LobbyCommandGate,
 ): Promise<{ status: number; body: unknown }> {
   if (!isLobbyCommandName(type)) throw invalid(`type: unknown lobby command "${echo(String(type))}"`);
+  await gate?.(type, caller);
   const command = LOBBY_COMMANDS[type] as LobbyCommandRow;
   const body = parseBody(command.body, rawBody);
   return { status: command.status, body: await command.run(engine, code.toUpperCase(), body, caller) };

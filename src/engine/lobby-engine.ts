@@ -33,8 +33,20 @@ export interface LobbyEngineDeps {
   /** Drops a public-cache topic in every instance (see public-cache-invalidation). */
   invalidate?: (topic: 'lobbies' | 'matches' | 'points') => void;
   randomBytes?: (size: number) => Uint8Array;
+  /** The live epoch (LiveEpoch.current): lobbies rebuilt from Postgres get versions above it. */
+  epoch?: () => Promise<number>;
   /** Maps a custom map pool may use (built-in and uploaded); the formats' default maps otherwise. */
   maps?: { names(): Promise<readonly string[]> };
+  /** Game server reservations a lobby can be pinned to; without it no reservation id is anyone's. */
+  reservations?: ReservationPins;
+}
+
+/** The servers area's answer to "may this user pin a lobby to this reservation". */
+export interface ReservationPins {
+  /** Throws 404 (unknown), 403 (someone else's) or 409 (already over). */
+  checkPinnable(userId: number, reservationId: number): Promise<void>;
+  /** Records the pin once the lobby exists. */
+  pinned(reservationId: number, code: string): Promise<void>;
 }
 
 /** Chat keeps the last 200 messages of a lobby. */
@@ -51,7 +63,7 @@ export class LobbyEngine {
     const clock = deps.clock ?? Date.now;
     const logger = deps.logger ?? CONSOLE_LOGGER;
     const invalidate = deps.invalidate ?? (() => undefined);
-    const documents = new LobbyDocuments(deps.live, deps.records, logger);
+    const documents = new LobbyDocuments(deps.live, deps.records, logger, deps.epoch);
     const effects = new LobbyEffects({
       live: deps.live, documents, clock, logger, invalidate, summaries: () => this.summaries(),
     });
@@ -63,8 +75,11 @@ export class LobbyEngine {
 
   async create(caller: Caller, body: LobbyCreateBody): Promise<{ code: string; lobby: LobbyDetail }> {
     const user = requireUser(caller);
-    // Reservations arrive with the servers issue; until then no id can be one of the caller's.
-    if (body.reservation_id !== undefined && body.reservation_id !== null) throw notFound('reservation not found');
+    const reservationId = body.reservation_id ?? null;
+    if (reservationId !== null) {
+      if (!this.deps.reservations) throw notFound('reservation not found');
+      await this.deps.reservations.checkPinnable(user.id, reservationId);
+    }
     const { live, clock, effects, index } = this.#ctx;
     const [banned, knownMaps] = await Promise.all([this.#ctx.isBanned(user.id), this.deps.maps?.names()]);
     const random = this.deps.randomBytes ?? secureRandomBytes;
@@ -75,7 +90,7 @@ export class LobbyEngine {
       const stale = await index.staleEntries([user.id], null);
       const entry = await live.get(lobbyMemberKey(user.id));
       const now = clock();
-      const input = { code, name: body.name, format: body.format, mapPool: body.map_pool, region: body.region ?? null };
+      const input = { code, name: body.name, format: body.format, mapPool: body.map_pool, region: body.region ?? null, reservationId };
       const outcome = createLobby(input, actorOf(user, currentLobbyOf(user.id, entry, stale), banned), now, {
         knownMaps,
       });
@@ -88,6 +103,7 @@ export class LobbyEngine {
       if (!written.ok) continue;
       const committed: Committed = { before: state, after: state, events: outcome.events, changed: true, now, storeVersion: written.versions[0], restored: false };
       await effects.committed(committed, 'create');
+      if (reservationId !== null) await this.deps.reservations!.pinned(reservationId, code);
       return { code, lobby: lobbyDetail(state, now) };
     }
     throw new Error('could not find a free lobby code');

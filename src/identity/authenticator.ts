@@ -4,6 +4,7 @@ import { ANONYMOUS, type Caller } from './caller';
 import type { KeyAuditLog } from './key-audit-log';
 import type { KeyRateLimit } from './key-rate-limit';
 import { CredentialResolver, isBearerAttempt, type CredentialSources, type Presented } from './presented-credentials';
+import { originOfUrl, requestSite } from './request-site';
 import { readSessionCookie, sessionSetCookie } from './session-cookie';
 
 /** The parts of an HTTP request the credential check reads (an express Request has them all). */
@@ -90,8 +91,12 @@ function toCaller(decision: Extract<AccessDecision, { allow: true }>, presented:
   return ANONYMOUS;
 }
 
+/** Methods that change nothing; every other one is a state change the CSRF rule covers. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   const resolver = new CredentialResolver(deps);
+  const publicOrigin = originOfUrl(deps.publicUrl);
   const background = (work: Promise<void> | undefined) => void work?.catch((error: unknown) => deps.onBackgroundError?.(error));
 
   async function authenticate(req: CredentialRequest, res: CredentialResponse, route: RouteRule, recentUser = false): Promise<Caller> {
@@ -126,6 +131,12 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     const decision = decideAccess(access, presented.credentials);
     if (!decision.allow) throw deps.refuse(decision.status, decision.error);
     const caller = toCaller(decision, presented);
+    // CSRF: the cookie rides along on another site's form or fetch too (request-site.ts).
+    // A key in a header is never sent by a browser on its own, so key callers are not checked.
+    if (caller.kind === 'session' && !SAFE_METHODS.has(req.method)) {
+      const site = requestSite({ origin: header(req, 'origin'), referer: header(req, 'referer'), host: header(req, 'host') }, publicOrigin);
+      if (site === 'foreign') throw deps.refuse(403, 'cross-site request refused: state changes with the session cookie come from this site\'s pages only');
+    }
     if (caller.user) background(deps.presence.touch(caller.user.id));
     // Sliding expiry: the store renewed the session, so the browser's cookie is renewed with it.
     if (caller.kind === 'session' && presented.session?.session.refreshed) {

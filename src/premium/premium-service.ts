@@ -110,7 +110,11 @@ export class PremiumService {
     return this.status(userId);
   }
 
-  /** PayPal's webhook: a verified PAYMENT.CAPTURE.COMPLETED completes its order if nothing else has. */
+  /**
+   * PayPal's webhook, verified with PayPal. PAYMENT.CAPTURE.COMPLETED completes its order if
+   * nothing else has; CHECKOUT.ORDER.APPROVED captures an order whose buyer approved at PayPal but
+   * never came back to the site. Either way the order completes once.
+   */
   async webhook(headers: Record<string, string | string[] | undefined>, body: unknown): Promise<{ ok: true }> {
     const paypal = this.paypal();
     if (!this.deps.webhookId) throw new PaymentsUnavailableError('the PayPal webhook is not configured (PAYPAL_WEBHOOK_ID)');
@@ -119,18 +123,24 @@ export class PremiumService {
     if (!(await paypal.verifyWebhook(headers, body, this.deps.webhookId))) throw invalid('webhook signature not verified');
     const event = parsed.output;
     const resource = event.resource;
-    const orderId = resource?.supplementary_data?.related_ids?.order_id;
-    if (event.event_type !== 'PAYMENT.CAPTURE.COMPLETED' || !orderId || !resource?.id || resource.status !== 'COMPLETED' || !resource.amount) {
-      this.deps.logger.info({ eventId: event.id, type: event.event_type }, 'PayPal webhook event ignored');
-      return { ok: true };
+    const orderId = event.event_type === 'CHECKOUT.ORDER.APPROVED' ? resource?.id : resource?.supplementary_data?.related_ids?.order_id;
+    const order = orderId ? await this.deps.orders.find(orderId) : null;
+    if (orderId && !order) this.deps.logger.warn({ eventId: event.id, orderId }, 'PayPal webhook for an order this server did not create');
+    if (order && order.status !== 'completed') {
+      if (event.event_type === 'CHECKOUT.ORDER.APPROVED') {
+        await this.captureAtPayPal(order, 'webhook').catch((error: unknown) => {
+          // Not approved after all, or a pending payment: nothing to grant yet; PayPal's later events will tell.
+          if (!(error instanceof DomainError && error.kind === 'payment_required')) throw error;
+        });
+        return { ok: true };
+      }
+      if (event.event_type === 'PAYMENT.CAPTURE.COMPLETED' && resource?.id && resource.status && resource.amount) {
+        const capture = { captureId: resource.id, status: resource.status, amount: resource.amount.value, currency: resource.amount.currency_code };
+        await this.complete(order, capture, 'webhook');
+        return { ok: true };
+      }
     }
-    const order = await this.deps.orders.find(orderId);
-    if (!order) {
-      this.deps.logger.warn({ eventId: event.id, orderId }, 'PayPal webhook for an order this server did not create');
-      return { ok: true };
-    }
-    const capture = { captureId: resource.id, status: resource.status, amount: resource.amount.value, currency: resource.amount.currency_code };
-    await this.complete(order, capture, 'webhook');
+    this.deps.logger.info({ eventId: event.id, type: event.event_type, orderId }, 'PayPal webhook event needs nothing done');
     return { ok: true };
   }
 
@@ -142,19 +152,23 @@ export class PremiumService {
       throw invalid(kind === 'gift' ? 'this order buys premium: capture it at /api/premium/capture-order' : 'this order buys gift codes: capture it at /api/premium/gift-codes/capture-paypal');
     }
     if (order.status === 'completed') return this.deps.orders.codesOfOrder(orderId);
+    return this.captureAtPayPal(order, 'capture');
+  }
+
+  private async captureAtPayPal(order: PremiumOrderRecord, via: 'capture' | 'webhook'): Promise<GiftCodeRecord[]> {
     const paypal = this.paypal();
     // One request id per order: every try, on any instance, gets PayPal's one capture back.
-    const result = await paypal.captureOrder(orderId, `capture-${orderId}`);
+    const result = await paypal.captureOrder(order.id, `capture-${order.id}`);
     if (result.kind === 'not_approved') throw new DomainError('payment_required', 'the buyer has not approved this order at PayPal yet');
     let capture: CompletedCapture;
     if (result.kind === 'captured') capture = result.capture;
     else {
       // Captured before, by another instance or a try whose answer was lost: read PayPal's record.
-      const shown = await paypal.showOrder(orderId);
+      const shown = await paypal.showOrder(order.id);
       if (!shown.capture) throw new PaymentProviderError('PayPal says the order was captured but shows no capture');
       capture = shown.capture;
     }
-    return this.complete(order, capture, 'capture');
+    return this.complete(order, capture, via);
   }
 
   private async complete(order: PremiumOrderRecord, capture: CompletedCapture, via: 'capture' | 'webhook'): Promise<GiftCodeRecord[]> {

@@ -31,6 +31,7 @@ describe('migrations', () => {
       'match_players',
       'matches',
       'mikro_orm_migrations',
+      'openid_nonces',
       'point_balances',
       'point_redemptions',
       'point_rewards',

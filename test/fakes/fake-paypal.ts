@@ -1,6 +1,6 @@
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { crc32 } from 'node:zlib';
+import { signDelivery, transmissionSignature, webhookEvent } from './fake-paypal-events';
 import { listenLocally, readForm, redirect, sendJson, type LocalServer } from './local-http-server';
 
 /**
@@ -9,9 +9,7 @@ import { listenLocally, readForm, redirect, sendJson, type LocalServer } from '.
  * capture 201 COMPLETED or 422 ORDER_NOT_APPROVED / ORDER_ALREADY_CAPTURED), PayPal-Request-Id
  * replay on create and capture, and Notifications v1 verify-webhook-signature. The buyer's side is
  * the approval page: GET on the `payer-action` link approves the order and redirects to the
- * return URL, as PayPal does once the buyer pays. Deliveries are signed over PayPal's string
- * (`transmission_id|transmission_time|webhook_id|crc32(body)`); PayPal signs it with an RSA key
- * and the fake with an HMAC, since the fake is also the only verifier.
+ * return URL, as PayPal does once the buyer pays. Webhook deliveries: fake-paypal-events.ts.
  */
 
 export type FakeCall = 'token' | 'create' | 'show' | 'capture' | 'verify';
@@ -42,9 +40,13 @@ export interface FakePayPal extends LocalServer {
   approve(orderId: string): void;
   /** Captures as PayPal would for a capture our server never heard back from. */
   captureBehindOurBack(orderId: string): void;
+  /** The CHECKOUT.ORDER.APPROVED event PayPal sends once the buyer approved. */
+  orderApprovedEvent(orderId: string): Record<string, unknown>;
   /** The PAYMENT.CAPTURE.COMPLETED event of a captured order, as PayPal sends it. */
   captureCompletedEvent(orderId: string): Record<string, unknown>;
-  /** POSTs an event to `url` with PayPal's transmission headers; `forge` signs it with the wrong key. */
+  /** An event as PayPal would POST it: the body and its transmission headers; `forge` signs with the wrong key. */
+  signedDelivery(event: Record<string, unknown>, options?: { forge?: boolean }): { headers: Record<string, string>; body: string };
+  /** POSTs an event to `url` as `signedDelivery` builds it. */
   deliverWebhook(url: string, event: Record<string, unknown>, options?: { forge?: boolean }): Promise<Response>;
 }
 
@@ -120,7 +122,7 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
   };
 
   const signature = (transmissionId: string, time: string, body: string, key: Buffer) =>
-    createHmac('sha256', key).update(`${transmissionId}|${time}|${webhookId}|${crc32(body)}`).digest('base64');
+    transmissionSignature({ transmissionId, time, webhookId, body }, key);
 
   const readJson = async (request: IncomingMessage): Promise<unknown> => {
     const chunks: Buffer[] = [];
@@ -252,6 +254,9 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
     return order;
   };
 
+  const signedDelivery: FakePayPal['signedDelivery'] = (event, deliverOptions = {}) =>
+    signDelivery(event, { webhookId, key: deliverOptions.forge ? randomBytes(32) : signingKey, certUrl: `${origin}/v1/notifications/certs/CERT-360caa42-fca2a594-a5cafa77` });
+
   return {
     ...server,
     clientId,
@@ -271,49 +276,31 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
       if (order.status !== 'APPROVED') throw new Error(`order ${orderId} is ${order.status}, not APPROVED`);
       capture(order);
     },
+    orderApprovedEvent(orderId) {
+      const order = mustFind(orderId);
+      const resource = { ...orderJson(order), payer: { payer_id: 'FAKEPAYER01', email_address: 'buyer@example.com' } };
+      return webhookEvent('CHECKOUT.ORDER.APPROVED', 'checkout-order', 'An order has been approved by buyer', resource);
+    },
     captureCompletedEvent(orderId) {
       const order = mustFind(orderId);
       if (!order.capture) throw new Error(`order ${orderId} has no capture`);
-      return {
-        id: `WH-${id(17)}`,
-        event_version: '1.0',
-        create_time: now(),
-        resource_type: 'capture',
-        resource_version: '2.0',
-        event_type: 'PAYMENT.CAPTURE.COMPLETED',
-        summary: `Payment completed for ${order.amount.currency_code} ${order.amount.value}`,
-        resource: {
-          id: order.capture.id,
-          status: 'COMPLETED',
-          amount: order.amount,
-          final_capture: true,
-          custom_id: order.customId,
-          seller_protection: { status: 'ELIGIBLE', dispute_categories: ['ITEM_NOT_RECEIVED', 'UNAUTHORIZED_TRANSACTION'] },
-          supplementary_data: { related_ids: { order_id: order.id } },
-          create_time: order.capture.createTime,
-          update_time: order.capture.createTime,
-          links: [{ href: `${origin}/v2/payments/captures/${order.capture.id}`, rel: 'self', method: 'GET' }],
-        },
-        links: [],
-      };
-    },
-    async deliverWebhook(target, event, deliverOptions = {}) {
-      const body = JSON.stringify(event);
-      const transmissionId = randomUUID();
-      const time = new Date().toISOString();
-      const key = deliverOptions.forge ? randomBytes(32) : signingKey;
-      return fetch(target, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'paypal-auth-algo': 'SHA256withRSA',
-          'paypal-cert-url': `${origin}/v1/notifications/certs/CERT-360caa42-fca2a594-a5cafa77`,
-          'paypal-transmission-id': transmissionId,
-          'paypal-transmission-sig': signature(transmissionId, time, body, key),
-          'paypal-transmission-time': time,
-        },
-        body,
+      return webhookEvent('PAYMENT.CAPTURE.COMPLETED', 'capture', `Payment completed for ${order.amount.currency_code} ${order.amount.value}`, {
+        id: order.capture.id,
+        status: 'COMPLETED',
+        amount: order.amount,
+        final_capture: true,
+        custom_id: order.customId,
+        seller_protection: { status: 'ELIGIBLE', dispute_categories: ['ITEM_NOT_RECEIVED', 'UNAUTHORIZED_TRANSACTION'] },
+        supplementary_data: { related_ids: { order_id: order.id } },
+        create_time: order.capture.createTime,
+        update_time: order.capture.createTime,
+        links: [{ href: `${origin}/v2/payments/captures/${order.capture.id}`, rel: 'self', method: 'GET' }],
       });
+    },
+    signedDelivery,
+    async deliverWebhook(target, event, deliverOptions = {}) {
+      const { headers, body } = signedDelivery(event, deliverOptions);
+      return fetch(target, { method: 'POST', headers, body });
     },
   };
 }

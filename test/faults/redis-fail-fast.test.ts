@@ -3,25 +3,9 @@ import { connectRedisLiveStore, type RedisLiveStore } from '../../src/live/redis
 import { LiveStoreUnavailable } from '../../src/live/live-store-unavailable';
 import { nextPlatformId, Player } from '../api/lobby/lobby-client';
 import { startTestServerWithLogin, type TestServerWithLogin } from '../support/login';
+import { figure, timed, until } from '../support/timing';
 import { startOwnRedis, type OwnRedis } from '../support/own-redis';
 import { connect } from '../realtime/support/socket-client';
-
-/** Elapsed milliseconds of `work`, with its result. */
-async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
-  const started = performance.now();
-  const value = await work();
-  return { ms: performance.now() - started, value };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | null>, withinMs: number): Promise<T> {
-  const deadline = Date.now() + withinMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${withinMs} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('the Redis live store when Redis stops answering', () => {
   let redis: OwnRedis;
@@ -71,6 +55,8 @@ describe('the Redis live store when Redis stops answering', () => {
     expect(ms).toBeLessThan(50);
     redis.resume();
     const recovered = await timed(() => until('the store answers again', () => store.get('a').then(() => true, () => null), 5_000));
+    figure('Redis paused: store answers again after SIGCONT', recovered.ms);
+    figure('Redis known down: a call fails in', ms);
     expect(recovered.ms).toBeLessThan(1_000);
   });
 });
@@ -109,6 +95,7 @@ describe('a server whose Redis stops answering', () => {
       method: 'POST', headers: { cookie: guest.cookie, 'content-type': 'application/json' }, body: '{}',
     });
     const ms = performance.now() - started;
+    figure('Redis paused: first lobby command answered 503 in', ms);
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('1');
     expect(await response.json()).toEqual({ error: expect.any(String) });
@@ -118,6 +105,7 @@ describe('a server whose Redis stops answering', () => {
   it('refuses a new socket handshake with 503 within about a second instead of holding it', async () => {
     redis.pause();
     const { ms, value } = await timed(() => connect(server.url, { cookie: guest.cookie }).then(() => null, (e: { data?: unknown }) => e.data));
+    figure('Redis paused: socket handshake refused 503 in', ms);
     expect(value).toEqual({ status: 503, error: expect.any(String) });
     expect(ms).toBeLessThan(1_500);
   });
@@ -125,6 +113,7 @@ describe('a server whose Redis stops answering', () => {
   it('answers readyz 503 within a second while Redis is paused', async () => {
     redis.pause();
     const { ms, value } = await timed(() => fetch(`${server.url}/readyz`));
+    figure('Redis paused: readyz 503 in', ms);
     expect(value.status).toBe(503);
     expect(await value.json()).toMatchObject({ ok: false, live_store: false });
     expect(ms).toBeLessThan(1_000);
@@ -135,7 +124,8 @@ describe('a server whose Redis stops answering', () => {
     const refused = await Promise.all([0, 1, 2].map(() => guest.post(`/api/lobbies/${code}/join`)));
     expect(refused.map((r) => r.status)).toEqual([503, 503, 503]);
     redis.resume();
-    await until('readyz says ready', async () => ((await fetch(`${server.url}/readyz`)).status === 200 ? true : null), 5_000);
+    const ready = await timed(() => until('readyz says ready', async () => ((await fetch(`${server.url}/readyz`)).status === 200 ? true : null), 5_000));
+    figure('Redis resumed: readyz 200 again after', ready.ms);
     const lobby = await host.get(`/api/lobbies/${code}`);
     expect(lobby.status).toBe(200);
     expect(lobby.body.pool.map((u: { id: number }) => u.id)).toEqual([host.id]);
@@ -145,13 +135,16 @@ describe('a server whose Redis stops answering', () => {
   it('answers 503 while Redis is down and recovers by itself when it restarts', async () => {
     await redis.kill();
     const down = await timed(() => host.get(`/api/lobbies/${code}`));
+    figure('Redis killed: lobby read answered 503 in', down.ms);
     expect(down.value.status).toBe(503);
     expect(down.ms).toBeLessThan(1_000);
     await redis.restart();
+    const restartedAt = performance.now();
     const back = await until('the lobby reads again', async () => {
       const answer = await host.get(`/api/lobbies/${code}`);
       return answer.status === 200 ? answer : null;
     }, 10_000);
+    figure('Redis restarted (AOF): lobby read 200 again after', performance.now() - restartedAt);
     expect(back.body.code).toBe(code);
   });
 });

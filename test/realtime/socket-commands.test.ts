@@ -103,6 +103,27 @@ describe('lobby:command over a session socket', () => {
   });
 });
 
+describe('a payload that is not a JSON object', () => {
+  const events = ['lobby:subscribe', 'lobby:unsubscribe', 'lobby:command'];
+  const payloads: unknown[] = [[], [1, 2, 3], 'text', 42, null, true];
+
+  it.each(events.flatMap((event) => payloads.map((payload) => ({ event, payload, shown: JSON.stringify(payload) }))))(
+    'to $event ($shown) is refused 400, as a REST body would be',
+    async ({ event, payload }) => {
+      const user = await freshUser(server);
+      const socket = await sessionSocket(user);
+      expect(await request(socket, event, payload)).toEqual({ error: 'payload must be a JSON object', status: 400 });
+    },
+  );
+
+  it('names the field when a command body field has the wrong type, as REST does', async () => {
+    const host = await freshUser(server);
+    const lobby = await createLobby(server.url, host.cookie);
+    const viaRest = await lobbyCommand(server.url, lobby.code, 'vote-map', host.cookie, { map: [] });
+    expect(await command(await sessionSocket(host), lobby.code, 'vote-map', { map: [] })).toEqual({ ...viaRest.body, status: 400 });
+  });
+});
+
 describe('anonymous sockets', () => {
   it('may subscribe and read, but a command is refused 401 as REST refuses it', async () => {
     const host = await freshUser(server);

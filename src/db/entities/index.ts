@@ -19,6 +19,7 @@ import { RatingAdjustment } from './rating-adjustment';
 import { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog } from './server-reservation';
 import { UploadedMap } from './uploaded-map';
 import { User } from './user';
+import { OpenIdNonce } from './openid-nonce';
 
 export { Announcement, ApiKey, ApiKeyAudit, Ban, ChangelogEntry, LobbyRecord, Match, MatchPlayer, PremiumGrant, User };
 export { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog };
@@ -50,6 +51,7 @@ export const entities = [
   PointTransaction,
   AdminAudit,
   RatingAdjustment,
+  OpenIdNonce,
   PremiumOrder,
   GiftCode,
 ] as const;

@@ -192,7 +192,7 @@ describe('an admin award', () => {
       target_type: 'user',
       target_id: String(target.id),
       before: expect.objectContaining({ balance: before }),
-      after: expect.objectContaining({ balance: before + 75 }),
+      after: expect.objectContaining({ balance: before + 75, amount: 75 }),
       reason: 'tournament prize',
     });
   });

@@ -77,6 +77,8 @@ it('buys premium and gift codes, redeems one once, and the premium key lapses wi
   const lapsed = await call(server, '/api/premium/api-keys/current', { bearer: key.raw });
   expect(lapsed.status).toBe(403);
   expect(await lapsed.json()).toEqual({ error: 'premium membership has lapsed' });
+  // Premium-only session routes read the same clock: no new key once premium has ended.
+  expect((await call(server, '/api/premium/api-keys', { method: 'POST', cookie: buyer.cookie, body: {} })).status).toBe(403);
   expect(await (await call(server, '/api/premium/status', { cookie: buyer.cookie })).json()).toEqual({
     active: false, plan: null, expires_at: null, source: null,
   });

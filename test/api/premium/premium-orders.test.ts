@@ -154,6 +154,19 @@ describe('capture-order', () => {
     expect(world.paypal.order(order.order_id)?.capture).toBeDefined();
   });
 
+  it('grants from PayPal\'s record when PayPal answers that the order was already captured', async () => {
+    const user = await login();
+    const order = await createOrder(world.server, user.cookie, { plan: '6m' });
+    await approveAsBuyer(order.approval_url);
+    // Captured without our request id (PayPal's idempotency window long gone, say): a capture now is ORDER_ALREADY_CAPTURED.
+    world.paypal.captureBehindOurBack(order.order_id);
+    const response = await capture(world.server, user.cookie, order.order_id);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ active: true, plan: '6m' });
+    const [row] = await rows(world, 'select capture_id from premium_orders where id = ?', [order.order_id]);
+    expect(row.capture_id).toBe(world.paypal.order(order.order_id)!.capture!.id);
+  });
+
   it('records the capture beside its order: capture id, amount, currency, who and when', async () => {
     const user = await login();
     const bought = await buyPremium(world.server, user.cookie, '3m');

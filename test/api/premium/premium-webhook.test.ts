@@ -4,8 +4,9 @@ import { call } from '../identity/identity-fixtures';
 import { approveAsBuyer, capture, createOrder, rows, startPremiumWorld, type PremiumWorld } from './premium-fixtures';
 
 /**
- * PayPal's PAYMENT.CAPTURE.COMPLETED webhook: the buyer paid but never came back to the site, so
- * the webhook completes the grant; whichever of capture and webhook arrives first, one grant.
+ * PayPal's webhook: PAYMENT.CAPTURE.COMPLETED (the buyer paid but never came back to the site) and
+ * CHECKOUT.ORDER.APPROVED (approved, never came back, not yet captured) complete the grant;
+ * whichever of capture and webhook arrives first, one grant.
  */
 
 let world: PremiumWorld;
@@ -91,8 +92,30 @@ it('answers 502 when PayPal cannot verify the delivery, so PayPal delivers it ag
   expect(await history(user.cookie)).toHaveLength(1);
 });
 
+it('captures and grants on CHECKOUT.ORDER.APPROVED when the buyer approved but never came back', async () => {
+  const user = await world.server.login(nextPlatformId());
+  const order = await createOrder(world.server, user.cookie, { plan: '12m' });
+  await approveAsBuyer(order.approval_url);
+  const delivered = await world.paypal.deliverWebhook(hook, world.paypal.orderApprovedEvent(order.order_id));
+  expect(delivered.status).toBe(200);
+  expect(world.paypal.order(order.order_id)?.status).toBe('COMPLETED');
+  expect(await (await call(world.server, '/api/premium/status', { cookie: user.cookie })).json()).toMatchObject({ active: true, plan: '12m' });
+  // PayPal's PAYMENT.CAPTURE.COMPLETED for that capture follows, and the buyer comes back after all.
+  expect((await world.paypal.deliverWebhook(hook, world.paypal.captureCompletedEvent(order.order_id))).status).toBe(200);
+  expect((await capture(world.server, user.cookie, order.order_id)).status).toBe(200);
+  expect(await history(user.cookie)).toHaveLength(1);
+});
+
+it('acknowledges CHECKOUT.ORDER.APPROVED for an order PayPal does not see as approved, granting nothing', async () => {
+  const user = await world.server.login(nextPlatformId());
+  const order = await createOrder(world.server, user.cookie, { plan: '3m' });
+  const delivered = await world.paypal.deliverWebhook(hook, world.paypal.orderApprovedEvent(order.order_id));
+  expect(delivered.status).toBe(200);
+  expect(await history(user.cookie)).toEqual([]);
+});
+
 it('acknowledges verified events of other types without acting on them', async () => {
-  const event = { id: 'WH-OTHER-1', event_type: 'CHECKOUT.ORDER.APPROVED', resource: { id: 'NOSUCHORDER', status: 'APPROVED' } };
+  const event = { id: 'WH-OTHER-1', event_type: 'PAYMENT.CAPTURE.REFUNDED', resource: { id: 'NOSUCHCAPTURE', status: 'COMPLETED' } };
   const response = await world.paypal.deliverWebhook(hook, event);
   expect(response.status).toBe(200);
   expect(await response.json()).toEqual({ ok: true });
