@@ -132,6 +132,12 @@ export class ReservationRepository {
     await this.db.em().execute('update server_reservations set lobby_code = ? where id = ?', [code, id]);
   }
 
+  /** Unpins the lobby if the reservation still serves it (a later lobby's pin is left alone); true when it did. */
+  async releaseLobby(id: number, code: string): Promise<boolean> {
+    const rows = await this.db.em().execute('update server_reservations set lobby_code = null where id = ? and lobby_code = ? returning id', [id, code]);
+    return rows.length > 0;
+  }
+
   async byId(id: number): Promise<ReservationRecord | null> {
     const rows = await this.db.em().execute('select * from server_reservations where id = ?', [id]);
     return rows[0] ? toReservationRecord(rows[0]) : null;
