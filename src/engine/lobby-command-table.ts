@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { describeIssues, echo } from '../../schema/issue-message';
+import { echo } from '../../schema/issue-message';
 import { invalid } from '../domain/domain-error';
 import type { LobbyCommand } from '../domain/lobby';
 import type { Caller } from '../identity/caller';
