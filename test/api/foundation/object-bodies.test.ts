@@ -12,7 +12,7 @@ import { startTestServerWithLogin, type TestServerWithLogin } from '../../suppor
  * credential before the body is looked at.
  */
 const ADMIN = '76561198000009001';
-const PLUGIN_SECRET = 'object-bodies-plugin-secret';
+const PLUGIN_SECRET = 'object-bodies-plugin-secret-0123';
 const NOT_OBJECTS: unknown[] = [[], [1, 2, 3], 'text', 42, null, true];
 
 let server: TestServerWithLogin;
