@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { paypalEnv } from '../api/premium/premium-fixtures';
 import { startFakeDiscord, type FakeDiscord } from '../fakes/fake-discord';
+import { startFakePayPal, type FakePayPal } from '../fakes/fake-paypal';
 import { captureLogs, type CapturedLogs } from '../support/log-capture';
 import { startTestServerWithLogin, type TestServerWithLogin } from '../support/login';
 import { closeAllClients, connect, type LeagueClient } from '../realtime/support/socket-client';
@@ -25,6 +27,7 @@ const MEMBER = '76561198000000972';
 
 let server: TestServerWithLogin;
 let discord: FakeDiscord;
+let paypal: FakePayPal;
 let logs: CapturedLogs;
 let context: FuzzContext;
 let operations: Operation[];
@@ -35,6 +38,7 @@ const disconnects: string[] = [];
 beforeAll(async () => {
   logs = captureLogs('warn');
   discord = await startFakeDiscord({ clientId: 'fuzz-client', clientSecret: 'fuzz-client-secret-0123456789' });
+  paypal = await startFakePayPal();
   server = await startTestServerWithLogin(
     {
       ADMIN_PLATFORM_IDS: ADMIN,
@@ -49,6 +53,7 @@ beforeAll(async () => {
       DISCORD_TOKEN_URL: discord.tokenUrl,
       DISCORD_API_URL: discord.apiUrl,
       PLUGIN_SECRET: 'fuzz-plugin-secret-0123456789',
+      ...paypalEnv(paypal, 30_000),
       // The fuzzer saturates the CPU (on a shared 2-core box, with others' load too); a Redis or
       // Postgres reply delayed past the default 1 s / 3 s store timeouts is then answered 503 by
       // design (load shedding, tested with the faults), which is not what this test judges.
@@ -78,6 +83,7 @@ afterAll(async () => {
   closeAllClients();
   await server?.close();
   await discord?.close();
+  await paypal?.close();
 });
 
 /** Runs `cases` through `run`, `CONCURRENCY` at a time; collects what broke the rules. */
