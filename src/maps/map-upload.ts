@@ -30,6 +30,8 @@ export class MapUpload {
   private header: Uint8Array = new Uint8Array(0);
   private readonly hash: Hash = createHash('sha256');
   private done = false;
+  /** The clean-up of an upload that ended without a map, once started (see abort). */
+  private settling: Promise<void> | undefined;
 
   private constructor(
     private readonly deps: MapUploadDeps,
@@ -109,17 +111,32 @@ export class MapUpload {
     return activated.map;
   }
 
-  /** Ends the upload without a map: 413, a bad file, a client gone, a server error. Idempotent. */
-  async abort(reason: string): Promise<void> {
-    if (this.done) return;
-    this.sink.destroy();
-    await this.file.close().catch(() => undefined);
-    await this.settle(reason);
+  /**
+   * Ends the upload without a map: 413, a bad file, a client gone, a server error. Idempotent,
+   * and a second call waits for the first's clean-up: a shutdown must not close the database
+   * under a rejection the upload's own failure already started.
+   */
+  abort(reason: string): Promise<void> {
+    // The reason is claimed before the sink is destroyed: the stream failing because of it must
+    // not record its own, vaguer reason instead.
+    return this.settle(reason, undefined, async () => {
+      this.sink.destroy();
+      await this.file.close().catch(() => undefined);
+    });
   }
 
-  private async settle(reason: string, sha256?: string): Promise<void> {
-    if (this.done) return;
+  private settle(reason: string, sha256?: string, before?: () => Promise<void>): Promise<void> {
+    if (this.settling) return this.settling;
+    if (this.done) return Promise.resolve();
     this.done = true;
+    this.settling = (async () => {
+      await before?.();
+      await this.cleanUp(reason, sha256);
+    })();
+    return this.settling;
+  }
+
+  private async cleanUp(reason: string, sha256?: string): Promise<void> {
     try {
       await unlink(this.path).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') throw error;
