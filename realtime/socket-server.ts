@@ -4,7 +4,7 @@ import { Server } from 'socket.io';
 import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from '../schema/realtime';
 import type { LobbyBroadcast } from '../src/engine/lobby-broadcast';
 import { handleLobbyEvents } from './lobby-socket-handlers';
-import type { ErrorStatus, LobbyCommandRunner, LobbyReads, PresenceTouch, SocketCredentialResolver } from './realtime-ports';
+import type { ErrorStatus, LobbyCommandRunner, LobbyReads, PresenceTouch, RouteAuthenticator, SocketCredentialResolver } from './realtime-ports';
 import { createRecoveringRedisAdapter } from './recovering-redis-adapter';
 import { socketBroadcast } from './socket-broadcast';
 import { authenticateHandshake, credentialReader } from './socket-handshake';
@@ -26,6 +26,8 @@ export interface SocketServerOptions {
 export interface LobbyServices {
   lobbies: LobbyReads;
   runCommand: LobbyCommandRunner;
+  /** Each lobby command's credential check: the REST one (see RouteAuthenticator). */
+  authenticate: RouteAuthenticator;
   errorStatus: ErrorStatus;
   resolveCredential: SocketCredentialResolver;
   presence: PresenceTouch;

@@ -122,8 +122,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const isTrustedProxy = trustedProxyMatcher(config.trustProxy);
     sockets.serve({
       lobbies: engines.lobbies,
-      // The REST routes' own command table: a socket command answers exactly as its route does.
-      runCommand: (code, type, body, caller) => runLobbyCommand(engines.lobbies, code, type, body, caller),
+      // The REST routes' own command table and credential check: a socket command answers exactly as its route does.
+      runCommand: (code, name, body, caller) => runLobbyCommand(engines.lobbies, code, name, body as never, caller),
+      authenticate: identity.authenticate,
       errorStatus: toHttpError,
       presence,
       resolveCredential: ({ cookieHeader, token, peerAddress, forwardedFor }) =>
