@@ -11,11 +11,11 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-/** A server process for a benchmark (the client stays in the bench process). */
-export async function startBenchServer(env: Record<string, string>, args: string[] = []): Promise<BenchServer> {
+/** A server process for a benchmark (the client stays in the bench process); `script` for a bare baseline server. */
+export async function startBenchServer(env: Record<string, string>, args: string[] = [], script = 'bench/serve.ts'): Promise<BenchServer> {
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'league-bench-')));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bench/serve.ts', ...args], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

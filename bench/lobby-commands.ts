@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { LobbyDocument, StoredLobby } from '../src/db/lobby-record-repository';
 import type { UserRecord } from '../src/db/user-record';
-import type { LobbyBroadcast } from '../src/engine/lobby-broadcast';
+import { startLobbyFeed, type LobbyBroadcast } from '../src/engine/lobby-broadcast';
 import { LobbyEngine } from '../src/engine/lobby-engine';
 import type { Caller } from '../src/identity/caller';
 import { connectRedisLiveStore } from '../src/live/redis-live-store';
@@ -41,9 +41,10 @@ function memoryRecords() {
   };
 }
 
-/** Counts pushes, so the payload is built as in production but goes nowhere. */
+/** Counts pushes arriving from the lobby feed, so the payload is built and published as in production but goes nowhere. */
 const counting = { updates: 0 };
 const broadcast: LobbyBroadcast = { lobbyUpdated: () => void counting.updates++, lobbyChat: () => undefined, lobbiesChanged: () => undefined };
+
 
 interface Table {
   code: string;
@@ -104,11 +105,12 @@ export async function benchLobbyCommands(): Promise<string[]> {
   const prefix = `bench:lobby:${randomUUID()}:`;
   const live = await connectRedisLiveStore({ url: REDIS_URL, prefix });
   const engine = new LobbyEngine({
-    live, records: memoryRecords(), broadcast, clock: Date.now,
+    live, records: memoryRecords(), clock: Date.now,
     matches: { recordMatch: async () => Promise.reject(new Error('no reports in this benchmark')) },
     bans: { activeBan: async () => null },
     logger: { error: (d, m) => console.error(m, d), warn: () => undefined },
   });
+  const stopFeed = await startLobbyFeed(live, broadcast);
   try {
     const setupStarted = performance.now();
     const tables: Table[] = [];
@@ -137,6 +139,7 @@ export async function benchLobbyCommands(): Promise<string[]> {
       `  command: npm run bench -- lobby   (BENCH_SECONDS, BENCH_LOBBIES, BENCH_ACTORS, REDIS_URL to vary)`,
     ];
   } finally {
+    await stopFeed();
     await live.close();
     await deleteKeysWithPrefix(REDIS_URL, prefix);
   }

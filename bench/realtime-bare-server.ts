@@ -2,7 +2,7 @@
  * The baseline of the realtime benchmarks, in its own process: socket.io attached to a bare uWS
  * app with no lobby engine, no REST app and no credentials. `lobby:subscribe` joins the room;
  * `POST /emit` with a `{code, version, lobby}` body broadcasts it with `io.to(room)`, the very
- * call the league server makes. With REDIS_URL it uses the plain Redis adapter (as the league
+ * call the league server makes; `POST /chat` with `{code, message}` does the same for `lobby:chat`. With REDIS_URL it uses the plain Redis adapter (as the league
  * server does, minus recovery), so two of them measure a Redis hop.
  *
  * `tsx bench/realtime-bare-server.ts` with PORT (and optionally REDIS_URL, REDIS_PREFIX).
@@ -40,18 +40,23 @@ app.get('/healthz', (res) => {
   res.end('{"ok":true}');
 });
 
-app.post('/emit', (res) => {
-  const chunks: Buffer[] = [];
-  let aborted = false;
-  res.onAborted(() => (aborted = true));
-  res.onData((chunk, last) => {
-    chunks.push(Buffer.from(chunk.slice(0)));
-    if (!last) return;
-    const update = JSON.parse(Buffer.concat(chunks).toString()) as { code: string; version: number; lobby: unknown };
-    io.to(`lobby:${update.code}`).emit('lobby:update', update);
-    if (!aborted) res.cork(() => res.end('{"ok":true}'));
+/** A POST whose JSON body is handed to `emit`, answered `{ok: true}`. */
+function emitRoute(path: string, emit: (body: { code: string }) => void): void {
+  app.post(path, (res) => {
+    const chunks: Buffer[] = [];
+    let aborted = false;
+    res.onAborted(() => (aborted = true));
+    res.onData((chunk, last) => {
+      chunks.push(Buffer.from(chunk.slice(0)));
+      if (!last) return;
+      emit(JSON.parse(Buffer.concat(chunks).toString()) as { code: string });
+      if (!aborted) res.cork(() => res.end('{"ok":true}'));
+    });
   });
-});
+}
+
+emitRoute('/emit', (update) => void io.to(`lobby:${update.code}`).emit('lobby:update', update));
+emitRoute('/chat', (chat) => void io.to(`lobby:${chat.code}`).emit('lobby:chat', chat));
 
 app.listen('127.0.0.1', Number(process.env.PORT), (socket) => {
   if (!socket) {

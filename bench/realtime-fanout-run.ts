@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { Agent, request } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import type { LobbyDetail } from '../schema/lobby';
+import { keepAliveAgent, percentile, postOk } from './http-client';
 import type { BenchProcess, LeagueCluster } from './realtime-processes';
 import { RawSocketIoClient } from './realtime-raw-client';
 
@@ -78,7 +78,7 @@ class SubscriberProcess {
   }
 }
 
-class Subscribers {
+export class Subscribers {
   private constructor(private readonly processes: SubscriberProcess[]) {}
 
   static async start(url: string, code: string): Promise<Subscribers> {
@@ -96,9 +96,16 @@ class Subscribers {
     }));
   }
 
-  async totals(): Promise<{ total: number; last: number }> {
-    const answers = await Promise.all(this.processes.map((p) => p.ask<{ total: number; last: number }>('totals')));
-    return { total: answers.reduce((sum, a) => sum + a.total, 0), last: Math.max(...answers.map((a) => a.last)) };
+  /** Updates and chat messages received so far by all, and when the last of each arrived. */
+  async totals(): Promise<{ total: number; last: number; chats: number; chatLast: number }> {
+    type Totals = { total: number; last: number; chats: number; chatLast: number };
+    const answers = await Promise.all(this.processes.map((p) => p.ask<Totals>('totals')));
+    return {
+      total: answers.reduce((sum, a) => sum + a.total, 0),
+      last: Math.max(...answers.map((a) => a.last)),
+      chats: answers.reduce((sum, a) => sum + a.chats, 0),
+      chatLast: Math.max(...answers.map((a) => a.chatLast)),
+    };
   }
 
   /** Waits until `version` has reached every subscriber (each socket receives in order), or DRAIN_MS passed. */
@@ -168,38 +175,11 @@ export async function measureFanout(target: FanoutTarget): Promise<FanoutResult>
   }
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-}
 
 // ---- the two targets -------------------------------------------------------------------------
 
-// node:http on kept-alive connections: fetch (undici) spent about half a millisecond of the
-// driver's own time per command, which the latency figure would have charged to the server.
-const agent = new Agent({ keepAlive: true, maxSockets: 16 });
-
-function post(url: string, body: unknown, cookie?: string): Promise<unknown> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(url, {
-      method: 'POST',
-      agent,
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...(cookie ? { cookie } : {}) },
-    });
-    req.on('error', reject);
-    req.on('response', (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        const text = Buffer.concat(chunks).toString();
-        if ((response.statusCode ?? 0) >= 300) reject(new Error(`POST ${url} answered ${response.statusCode}: ${text}`));
-        else resolve(JSON.parse(text) as unknown);
-      });
-    });
-    req.end(payload);
-  });
-}
+const agent = keepAliveAgent(16);
+const post = (url: string, body: unknown, cookie?: string) => postOk(agent, url, body, cookie);
 
 /**
  * A 6v6 lobby with WORKERS members; each worker is one member flipping its map vote through

@@ -160,6 +160,12 @@ function maskedFrame(opcode: number, payload: Buffer): Buffer {
 }
 
 const UPDATE_PREFIX = Buffer.from('42["lobby:update"');
+const CHAT_PREFIX = Buffer.from('42["lobby:chat"');
+
+/** Whether a frame is a `lobby:chat` event. */
+export function isChatFrame(frame: Buffer): boolean {
+  return frame.compare(CHAT_PREFIX, 0, CHAT_PREFIX.length, 0, CHAT_PREFIX.length) === 0;
+}
 const VERSION_KEY = Buffer.from('"version":');
 
 /** The outer `version` of a `lobby:update` frame (`42["lobby:update",{"code":..,"version":N,...`), or null. */

@@ -1,13 +1,13 @@
 /**
  * One subscriber process of the fan-out benchmark (started with IPC by realtime-fanout-run.ts):
  * opens `count` raw socket.io clients, subscribes them all to one lobby and times every
- * `lobby:update` frame by its version. Several such processes share the receiving work, so the
+ * `lobby:update` frame by its version, and counts `lobby:chat` frames. Several such processes share the receiving work, so the
  * last of 500 deliveries is not held up by one process reading 500 sockets in turn.
  *
  * Messages in: {connect: {url, code, count}}, {range: [from, to]}, 'totals', 'stop'.
- * Messages out: 'ready', {arrivals: [[count, last], ...]} for from..to, {total, last}.
+ * Messages out: 'ready', {arrivals: [[count, last], ...]} for from..to, {total, last, chats, chatLast}.
  */
-import { RawSocketIoClient, updateVersion } from './realtime-raw-client';
+import { isChatFrame, RawSocketIoClient, updateVersion } from './realtime-raw-client';
 
 interface Arrival {
   count: number;
@@ -19,11 +19,19 @@ type Command = { connect: { url: string; code: string; count: number } } | { ran
 const arrivals = new Map<number, Arrival>();
 let total = 0;
 let lastAt = 0;
+let chats = 0;
+let chatLast = 0;
 const clients: RawSocketIoClient[] = [];
 
 function onEvent(frame: Buffer, at: number): void {
   const version = updateVersion(frame);
-  if (version === null) return;
+  if (version === null) {
+    if (isChatFrame(frame)) {
+      chats += 1;
+      chatLast = at;
+    }
+    return;
+  }
   total += 1;
   lastAt = at;
   const seen = arrivals.get(version);
@@ -47,7 +55,7 @@ process.on('message', (message: Command) => {
     for (const client of clients) client.close();
     process.exit(0);
   } else if (message === 'totals') {
-    process.send!({ total, last: lastAt });
+    process.send!({ total, last: lastAt, chats, chatLast });
   } else if ('range' in message) {
     const [from, to] = message.range;
     const answer: Array<[number, number]> = [];

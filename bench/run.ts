@@ -10,9 +10,13 @@ type Bench = () => Promise<string[]>;
 const benches: Record<string, () => Promise<Bench>> = {
   public: async () => benchPublicReads,
   lobby: async () => (await import('./lobby-commands')).benchLobbyCommands,
+  'lobby-rest': async () => (await import('./lobby-rest')).benchLobbyRest,
+  'lobby-chat': async () => (await import('./lobby-chat')).benchLobbyChat,
   'realtime-fanout': async () => (await import('./realtime-fanout')).benchRealtimeFanout,
   'realtime-fanout-redis': async () => (await import('./realtime-fanout-redis')).benchRealtimeFanoutRedis,
   'realtime-capacity': async () => (await import('./realtime-capacity')).benchRealtimeCapacity,
+  'maps-upload': async () => (await import('./maps-upload')).benchMapsUpload,
+  servers: async () => (await import('./servers')).benchServers,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { UwsApp } from './uws-host';
+import { framingRefusal, sendRefusal } from '../rest/body-size-guard';
+import { endAnswer, getAndHead, type UwsApp } from './uws-host';
 
 interface Asset {
   body: Buffer;
@@ -34,7 +35,9 @@ export function installLobbyPageRoutes(app: UwsApp): void {
     ['/assets/style.css', load('style.css', 'text/css; charset=utf-8')],
   ];
   for (const [path, asset] of routes) {
-    app.get(path, (res, req) => {
+    getAndHead(app, path, (res, req, head) => {
+      const refusal = framingRefusal(req);
+      if (refusal) return sendRefusal(res, refusal);
       const notModified = req.getHeader('if-none-match') === asset.etag;
       res.cork(() => {
         res.writeStatus(notModified ? '304 Not Modified' : '200 OK');
@@ -46,7 +49,7 @@ export function installLobbyPageRoutes(app: UwsApp): void {
           return;
         }
         res.writeHeader('content-type', asset.type);
-        res.end(asset.body);
+        endAnswer(res, asset.body, head);
       });
     });
   }

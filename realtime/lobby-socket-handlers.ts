@@ -11,6 +11,7 @@ import {
   type ServerToClientEvents,
   type SocketData,
 } from '../schema/realtime';
+import { describeIssues } from '../schema/issue-message';
 import { LobbyCodeParams } from '../schema/lobby-bodies';
 import { NoBody, parseInput } from '../schema/parse-input';
 import type { RouteContract } from '../schema/route-contract';

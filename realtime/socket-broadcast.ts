@@ -9,14 +9,15 @@ export function lobbyRoom(code: string): string {
 }
 
 /**
- * The engine's announcements as room broadcasts. Always `io.to(oneRoom)` with no `except`:
- * socket.io on uWS turns exactly that shape into one native publish (a sender-excluding
- * `socket.to` or a multi-room emit falls back to a loop over sockets).
+ * The lobby feed's announcements as room broadcasts to this instance's sockets (every instance
+ * receives the feed). Always `io.local.to(oneRoom)` with no `except`: socket.io on uWS turns
+ * exactly that shape into one native publish (a sender-excluding `socket.to` or a multi-room emit
+ * falls back to a loop over sockets).
  */
-export function socketBroadcast(io: Pick<Server<never, ServerToClientEvents>, 'to'>): LobbyBroadcast {
+export function socketBroadcast(io: Pick<Server<never, ServerToClientEvents>, 'local'>): LobbyBroadcast {
   return {
-    lobbyUpdated: (code, version, lobby) => void io.to(lobbyRoom(code)).emit('lobby:update', { code, version, lobby }),
-    lobbyChat: (code, message) => void io.to(lobbyRoom(code)).emit('lobby:chat', { code, message }),
-    lobbiesChanged: (lobbies) => void io.to(LOBBIES_ROOM).emit('lobbies:update', { lobbies }),
+    lobbyUpdated: (code, version, lobby) => void io.local.to(lobbyRoom(code)).emit('lobby:update', { code, version, lobby }),
+    lobbyChat: (code, message) => void io.local.to(lobbyRoom(code)).emit('lobby:chat', { code, message }),
+    lobbiesChanged: (lobbies) => void io.local.to(LOBBIES_ROOM).emit('lobbies:update', { lobbies }),
   };
 }

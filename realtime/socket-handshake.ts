@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 import type { Socket } from 'socket.io';
 import type { HandshakeRefusal, SocketData } from '../schema/realtime';
 import type { Caller } from '../src/identity/caller';
-import type { PresentedSocketCredentials, SocketCredentialResolver } from './realtime-ports';
+import { originOfUrl, requestSite } from '../src/identity/request-site';
+import type { ErrorStatus, PresentedSocketCredentials, SocketCredentialResolver } from './realtime-ports';
 
 type Next = (error?: Error & { data?: HandshakeRefusal }) => void;
 
@@ -12,7 +13,7 @@ type Next = (error?: Error & { data?: HandshakeRefusal }) => void;
  * refuses the connection with the REST status in `connect_error`'s `data`, instead of silently
  * downgrading a bot to anonymous.
  */
-export function authenticateHandshake(resolve: SocketCredentialResolver, read: CredentialReader, logger: Logger) {
+export function authenticateHandshake(resolve: SocketCredentialResolver, read: CredentialReader, logger: Logger, errorStatus?: ErrorStatus) {
   return async (socket: Socket<never, never, never, SocketData>, next: Next): Promise<void> => {
     try {
       const result = await resolve(read(socket));
@@ -20,6 +21,9 @@ export function authenticateHandshake(resolve: SocketCredentialResolver, read: C
       socket.data = socketDataOf(result.caller);
       next();
     } catch (error) {
+      // A store that cannot answer now refuses with its status (503): the client retries.
+      const mapped = errorStatus?.(error);
+      if (mapped) return next(refusal(mapped.status, mapped.message));
       logger.error({ err: error }, 'socket handshake failed');
       next(refusal(500, 'internal error'));
     }
@@ -37,12 +41,12 @@ export type CredentialReader = (socket: Pick<Socket, 'handshake'>) => PresentedS
  * browsers that honour it, and not sibling subdomains).
  */
 export function credentialReader(publicUrl: string | undefined): CredentialReader {
-  const publicOrigin = publicUrl ? originOf(publicUrl) : null;
+  const publicOrigin = publicUrl ? originOfUrl(publicUrl) : null;
   return (socket) => {
     const { auth, headers, address } = socket.handshake;
     const token = (auth as Record<string, unknown> | undefined)?.token;
     const forwardedFor = headers['x-forwarded-for'];
-    const fromOurPage = headers.origin === undefined || isOurOrigin(headers.origin, headers.host, publicOrigin);
+    const fromOurPage = headers.origin === undefined || requestSite({ origin: headers.origin, host: headers.host }, publicOrigin) === 'ours';
     return {
       cookieHeader: fromOurPage ? headers.cookie : undefined,
       token: typeof token === 'string' && token !== '' ? token : undefined,
@@ -50,19 +54,6 @@ export function credentialReader(publicUrl: string | undefined): CredentialReade
       forwardedFor: Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor,
     };
   };
-}
-
-function isOurOrigin(origin: string, host: string | undefined, publicOrigin: URL | null): boolean {
-  const parsed = originOf(origin); // an opaque origin ("null") does not parse
-  return parsed !== null && (parsed.host === host || parsed.origin === publicOrigin?.origin);
-}
-
-function originOf(url: string): URL | null {
-  try {
-    return new URL(url);
-  } catch {
-    return null;
-  }
 }
 
 export function socketDataOf(caller: Caller): SocketData {

@@ -21,6 +21,27 @@ export function createUwsApp(): UwsApp {
   return uWS.App();
 }
 
+/**
+ * Ends a native answer (inside `cork`, after the status and headers). uWS does not know HEAD:
+ * its routes get HEAD only when registered for it, and `end(body)` would send the body, which
+ * the client then reads as the start of the next response. For HEAD the headers carry the length
+ * a GET would get and no body follows.
+ */
+export function endAnswer(res: uWS.HttpResponse, body: Buffer | string, head: boolean): void {
+  if (!head) {
+    res.end(body);
+    return;
+  }
+  res.writeHeader('content-length', String(Buffer.byteLength(body)));
+  res.endWithoutBody();
+}
+
+/** Registers one handler for GET and HEAD of a native route; it learns which it is answering. */
+export function getAndHead(app: UwsApp, path: string, handler: (res: uWS.HttpResponse, req: uWS.HttpRequest, head: boolean) => void): void {
+  app.get(path, (res, req) => handler(res, req, false));
+  app.head(path, (res, req) => handler(res, req, true));
+}
+
 export interface Listening {
   port: number;
   /** Stops accepting connections; open ones are left to finish. */

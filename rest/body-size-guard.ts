@@ -1,32 +1,75 @@
+import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { UwsApp } from '../realtime/uws-host';
 
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
+interface Refusal {
+  status: string;
+  error: string;
+  /** The request's framing is ambiguous: answer on the next turn (see `refuseAmbiguous`). */
+  ambiguous?: boolean;
+}
+
+/** Longest request target (path and query) accepted; a longer one is answered 414. */
+export const MAX_TARGET_LENGTH = 8 * 1024;
+
+/**
+ * What is wrong with a request's framing, or null. uWS's parser takes the first of several
+ * Content-Length headers; a proxy in front may take the last, which is how requests are
+ * smuggled, so two different lengths are refused. (uWS itself drops a connection that sends both
+ * Content-Length and Transfer-Encoding, or a length that is not a number: docs/http-framing.md.)
+ * A chunked body has no length to check against the limit before it is buffered: 411, send
+ * Content-Length. A target over 8 KB is 414, as nginx's default answers.
+ */
+export function framingRefusal(req: HttpRequest, limit = MAX_JSON_BODY_BYTES): Refusal | null {
+  if (req.getUrl().length + (req.getQuery() ?? '').length > MAX_TARGET_LENGTH) return { status: '414 URI Too Long', error: `request target over ${MAX_TARGET_LENGTH} characters` };
+  const length = req.getHeader('content-length');
+  if (length === '' && req.getHeader('transfer-encoding') === '') return null;
+  const lengths: string[] = [];
+  req.forEach((name, value) => {
+    if (name === 'content-length') lengths.push(value.trim());
+  });
+  if (lengths.some((value) => value !== lengths[0])) return { status: '400 Bad Request', error: 'different Content-Length headers sent', ambiguous: true };
+  if (lengths.length === 0) return { status: '411 Length Required', error: 'chunked request bodies are not accepted; send Content-Length' };
+  if (Number(lengths[0]) > limit) return { status: '413 Payload Too Large', error: `request body over ${limit} bytes` };
+  return null;
+}
+
+/**
+ * Answers a refusal and closes the connection (`end(..., true)` writes the one
+ * `Connection: close`). An ambiguous request is answered on the next turn instead of at once:
+ * meanwhile uWS parses the rest of what it read, and a second request smuggled in there (by the
+ * length uWS believed) aborts this response and closes the connection rather than being served.
+ */
+export function sendRefusal(res: HttpResponse, refusal: Refusal): void {
+  const write = () =>
+    res.cork(() => {
+      res.writeStatus(refusal.status).writeHeader('content-type', 'application/json').end(JSON.stringify({ error: refusal.error }), true);
+    });
+  if (!refusal.ambiguous) {
+    write();
+    return;
+  }
+  let aborted = false;
+  res.onAborted(() => (aborted = true));
+  setImmediate(() => {
+    if (!aborted) write();
+  });
+}
+
 /**
  * uwebsockets-express buffers the whole request body before express runs, with no limit. This
- * native route runs first for every method that carries a body and answers 413 to a declared
- * length over the limit, and to chunked bodies (no length to check), before a byte is buffered;
- * everything else yields to the express catch-all. Streaming uploads register their own native
- * routes, which are more specific and so are not affected.
+ * native route runs first for every request that no more specific native route takes, refuses
+ * bad framing and declared lengths over the limit before a byte is buffered, and otherwise yields
+ * to the express catch-all. Streaming uploads register their own native routes, which are more
+ * specific and so are not affected; the native GET routes call `framingRefusal` themselves.
  */
 export function installBodySizeGuard(app: UwsApp, limit = MAX_JSON_BODY_BYTES): void {
-  const guard = (res: import('uWebSockets.js').HttpResponse, req: import('uWebSockets.js').HttpRequest) => {
-    const length = req.getHeader('content-length');
-    const chunked = req.getHeader('transfer-encoding').toLowerCase().includes('chunked');
-    if (chunked || (length !== '' && Number(length) > limit)) {
-      res.cork(() => {
-        res
-          .writeStatus('413 Payload Too Large')
-          .writeHeader('content-type', 'application/json')
-          .writeHeader('connection', 'close')
-          .end(JSON.stringify({ error: chunked ? 'chunked request bodies are not accepted; send Content-Length' : `request body over ${limit} bytes` }), true);
-      });
-      return;
-    }
+  const guard = (res: HttpResponse, req: HttpRequest) => {
+    const refusal = framingRefusal(req, limit);
+    if (refusal) return sendRefusal(res, refusal);
     req.setYield(true);
   };
-  app.post('/*', guard);
-  app.put('/*', guard);
-  app.patch('/*', guard);
-  app.del('/*', guard);
+  // Per method: uWS takes one `any` per pattern, and express's catch-all is that one.
+  for (const method of ['get', 'head', 'post', 'put', 'patch', 'del', 'options'] as const) app[method]('/*', guard);
 }

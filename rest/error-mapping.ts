@@ -1,4 +1,6 @@
+import { isDatabaseUnavailable } from '../src/db/database-unavailable';
 import { DomainError, type DomainErrorKind } from '../src/domain/domain-error';
+import { LiveStoreUnavailable } from '../src/live/live-store-unavailable';
 import { HttpError } from './http-error';
 
 const STATUS_OF: Record<DomainErrorKind, number> = {
@@ -8,8 +10,11 @@ const STATUS_OF: Record<DomainErrorKind, number> = {
   not_found: 404,
   conflict: 409,
   gone: 410,
+  upstream_timeout: 504,
   too_large: 413,
 };
+
+const RETRY_SOON = { 'Retry-After': '1' };
 
 export function statusOfDomainError(error: DomainError): number {
   return STATUS_OF[error.kind];
@@ -22,6 +27,12 @@ export function statusOfDomainError(error: DomainError): number {
 export function toHttpError(error: unknown): HttpError | null {
   if (error instanceof HttpError) return error;
   if (error instanceof DomainError) return new HttpError(STATUS_OF[error.kind], error.message);
+  // A store that cannot answer now: nothing was applied, the same request may be sent again.
+  if (error instanceof LiveStoreUnavailable) return new HttpError(503, 'live state temporarily unavailable; retry shortly', RETRY_SOON);
+  if (isDatabaseUnavailable(error)) return new HttpError(503, 'database temporarily unavailable; retry shortly', RETRY_SOON);
+  // The router's percent-decoding of a path parameter failed (`/api/lobbies/%zz`): no such
+  // resource, as the native routes answer; the message would quote the raw parameter.
+  if (error instanceof URIError && (error as { status?: number }).status === 400) return new HttpError(404, 'not found');
   const e = error as { type?: string; status?: number; statusCode?: number; expose?: boolean; message?: string };
   // body-parser style errors (and our own JSON parser) carry a client status and are safe to show.
   if (e && e.expose === true && typeof (e.status ?? e.statusCode) === 'number') {

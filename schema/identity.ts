@@ -39,7 +39,16 @@ export const LeaderboardQuery = v.object({ limit: clampedQueryInt(50, 1, 100) })
 export const UserIdParams = v.object({ userId: IntegerParam });
 export const PlatformIdParams = v.object({ platformId: v.pipe(v.string(), v.regex(/^\d{1,20}$/)) });
 
-export const SetCustomAvatarBody = v.object({ avatar_url: v.pipe(v.string(), v.maxLength(2048)) });
+export const SetCustomAvatarBody = v.object({
+  avatar_url: v.pipe(
+    v.string(),
+    v.maxLength(2048),
+    v.description(
+      'An https URL of a .png, .jpg, .jpeg, .gif or .webp image on a public host name: IP addresses and local names ' +
+        '(localhost, *.local, *.internal, single labels) are refused. The server never fetches this URL; browsers load it.',
+    ),
+  ),
+});
 
 const RewardRef = v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1))));
 export const SetProfileMakeoverBody = v.object({

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { describeIssues } from './issue-message';
 
 /** Where an input came from: a request body or a socket payload must be a JSON object; path and query parts are objects by construction. */
 export type InputPart = 'body' | 'payload' | 'query' | 'path';
@@ -18,15 +19,12 @@ export const NoBody = v.object({});
 
 /**
  * THE parse of client input, for both doors: the REST route binder (body, query, path) and the
- * socket handlers (payloads and lobby command bodies). The message names the field, so a client
- * can fix its call; the caller decides the status (400, or 404 for a path).
+ * socket handlers (payloads and lobby command bodies). The message names the field and the rule
+ * (issue-message.ts), so a client can fix its call; the caller decides the status (400, or 404 for a path).
  */
 export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown, part: InputPart): Parsed<v.InferOutput<S>> {
   if ((part === 'body' || part === 'payload') && !isJsonObject(input)) return { ok: false, message: `${part} must be a JSON object` };
   const result = v.safeParse(schema, input);
   if (result.success) return { ok: true, value: result.output };
-  const issue = result.issues[0];
-  const field = v.getDotPath(issue);
-  const message = issue.kind === 'schema' && issue.input === undefined && field ? 'is required' : issue.message;
-  return { ok: false, message: `${field ?? part}: ${message}` };
+  return { ok: false, message: describeIssues(result.issues, part) };
 }

@@ -22,6 +22,8 @@ import { PublicReadRepository } from './db/public-read-repository';
 import { seedIfEmpty } from './db/seed';
 import { UsersRepository } from './db/users-repository';
 import { Presence } from './identity/presence';
+import type { Caller } from './identity/caller';
+import { UserActionLimit, userActionLimits } from './identity/user-action-limit';
 import { createIdentity } from './identity/identity-services';
 import type { LiveStore } from './live/live-store';
 import { openLiveStore } from './live/open-live-store';
@@ -29,14 +31,34 @@ import { createLogger } from './observability/logger';
 import { durablePublicSource } from './public-reads/durable-public-source';
 import { PublicReads } from './public-reads/public-reads';
 import { SerializedCache } from './public-reads/serialized-cache';
-import { InFlight } from './server-lifecycle';
+import { InFlight, runWithin } from './server-lifecycle';
 import { startLobbyServices } from './engine/lobby-services';
 import { lobbyRouter } from '../rest/routes/lobby-routes';
 import { partyRouter } from '../rest/routes/party-routes';
+import { pointsRouter } from '../rest/routes/points-routes';
+import { PointsRepository } from './db/points-repository';
+import { pointsShop } from './identity/profile-shop';
 import { serversRouter } from '../rest/routes/servers-routes';
 import { adminRouter } from '../rest/routes/admin-routes';
 import { createAdmin } from './admin/admin-services';
 import { builtInMaps, MapCatalog } from './maps/map-catalog';
+import { MapLibrary } from './maps/map-library';
+import { MapRepository } from './db/map-repository';
+import { openMapStore } from './maps/open-map-store';
+import { UploadTempFiles } from './maps/upload-temp-files';
+import { mapsRouter } from '../rest/routes/maps-routes';
+import { installMapUploadRoute } from '../rest/routes/map-upload-route';
+import { startServerServices, type ServerServices } from './servers/server-services';
+import type { CloudProvider } from './servers/cloud-provider';
+import { reservationPins } from './servers/reservation-pins';
+import { ReservationRepository } from './servers/reservation-repository';
+import { lobbyServerRouter } from '../rest/routes/lobby-server-routes';
+import type { LifecycleTiming } from './servers/reservation-lifecycle';
+import { randomBytes } from 'node:crypto';
+import { premiumRouter } from '../rest/routes/premium-routes';
+import { PremiumOrderRepository } from './db/premium-order-repository';
+import { PayPalClient } from './integrations/paypal/paypal-client';
+import { PremiumService } from './premium/premium-service';
 
 export interface ServerOptions {
   config: Config;
@@ -44,6 +66,9 @@ export interface ServerOptions {
   clock?: () => number;
   /** Serve the hot public reads from native uWS routes (default); off only to measure the difference. */
   rawPublicRoutes?: boolean;
+  /** A cloud host driver other than the configured one, and faster lifecycle timing (tests). */
+  serverProvider?: CloudProvider;
+  serverTiming?: Partial<LifecycleTiming>;
 }
 
 export interface RunningServer {
@@ -52,12 +77,15 @@ export interface RunningServer {
   logger: Logger;
   db: Database;
   live: LiveStore;
+  servers: ServerServices;
   /** Stops accepting, lets in-flight requests answer, closes sockets, flushes, closes stores. */
   close(): Promise<void>;
 }
 
 const PUBLIC_CACHE_MS = 30_000;
-const DRAIN_TIMEOUT_MS = 10_000;
+/** How long closing the stores may take after the drain; the process exits within drain + 5 s whatever happens. */
+const STORES_CLOSE_MS = 3_000;
+const EXIT_MARGIN_MS = 5_000;
 
 /** The composition root: every part is built here and handed what it needs; nothing else wires. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
@@ -74,11 +102,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       redisUrl: config.redisUrl,
       redisPrefix: config.redisPrefix,
       dataDir: config.dataDir,
+      commandTimeoutMs: config.redisTimeoutMs,
       onError: (error) => logger.error({ err: error }, 'live store error'),
     });
     cleanups.unshift(() => live.close());
     const dbStarted = performance.now();
-    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
+    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, timeoutMs: config.databaseTimeoutMs });
     cleanups.unshift(() => db.close());
     const dbOpened = performance.now();
     await db.migrate();
@@ -104,27 +133,71 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     // Runs before the database closes: queued key-audit rows are written first.
     cleanups.unshift(() => identity.close());
-    const identityRoutes = identityRouters({ identity, config, users, db, presence, clock, logger });
+    const points = new PointsRepository(db);
+    // `engines` (the cross-instance cache invalidation) is built below; purchases happen once listening.
+    const pointsChanged = () => engines.invalidate('points');
+    const shop = pointsShop(points, config.points.customAvatarCost, pointsChanged);
+    const identityRoutes = identityRouters({ identity, config, users, presence, clock, logger, shop });
     // socket.io before the REST app, so its /socket.io/* routes win over express's catch-all.
     const sockets = await attachSocketServer(uws, {
       logger,
-      redis: config.redisUrl ? { url: config.redisUrl, prefix: config.redisPrefix } : undefined,
       publicUrl: config.publicUrl,
     });
     cleanups.unshift(() => sockets.close());
-    const maps = new MapCatalog([builtInMaps]);
+    const mapStorage = await openMapStore(config);
+    const mapLibrary = new MapLibrary({
+      repo: new MapRepository(db),
+      store: mapStorage.store,
+      temps: new UploadTempFiles(mapStorage.tempDir),
+      premium: identity.premium,
+      clock,
+      logger,
+    });
+    await mapLibrary.start();
+    // Runs before the database closes: uploads cut short by the shutdown are rejected, not left processing.
+    cleanups.unshift(async () => {
+      await mapLibrary.close();
+      mapStorage.close();
+    });
+    const maps = new MapCatalog([builtInMaps, mapLibrary]);
+    const { paypal: paypalConfig } = config;
+    const premium = new PremiumService({
+      grants: identity.premium,
+      orders: new PremiumOrderRepository(db),
+      paypal:
+        paypalConfig.clientId && paypalConfig.clientSecret
+          ? new PayPalClient({ apiUrl: paypalConfig.apiUrl, clientId: paypalConfig.clientId, clientSecret: paypalConfig.clientSecret, timeoutMs: paypalConfig.timeoutMs, clock })
+          : null,
+      webhookId: paypalConfig.webhookId,
+      prices: config.premium.prices,
+      currency: config.premium.currency,
+      publicUrl: config.publicUrl,
+      clock,
+      random: (n) => randomBytes(n),
+      logger,
+    });
     const engines = await startLobbyServices({
-      db, live, users, clock, logger, broadcast: sockets.broadcast, publicCache: publicReads.cache, maps,
+      db, live, users, clock, logger, broadcast: sockets.broadcast, publicCache: publicReads.cache, maps, earning: config.points.earning,
+      reservations: reservationPins(new ReservationRepository(db)),
+      leaseMs: config.deadlineLeaseMs,
     });
     // Before the socket server and the stores close: the deadline worker stops first.
     cleanups.unshift(() => engines.close());
+    let selfUrl = config.publicUrl;
+    const servers = await startServerServices({
+      config, db, live, maps, clock, logger, selfUrl: () => selfUrl,
+      provider: options.serverProvider, timing: options.serverTiming, lobbies: engines.lobbies,
+    });
+    cleanups.unshift(() => servers.close());
     const admin = createAdmin({ db, users, lobbies: engines.lobbies, invalidate: engines.invalidate, clock });
     const isTrustedProxy = trustedProxyMatcher(config.trustProxy);
+    const userLimits = new UserActionLimit(live, clock, refuseWithHttpError, userActionLimits(config.userRateLimits));
+    const commandGate = (type: string, caller: Caller) => userLimits.check(type, caller);
     sockets.serve({
       lobbies: engines.lobbies,
-      // The REST routes' own command table and credential check: a socket command answers exactly as its route does.
-      runCommand: (code, name, body, caller) => runLobbyCommand(engines.lobbies, code, name, body as never, caller),
-      authenticate: identity.authenticate,
+      // The REST routes' own command table, gate and credential check: a socket command answers exactly as its route does.
+      runCommand: (code, name, body, caller) => runLobbyCommand(engines.lobbies, code, name, body as never, caller, commandGate),
+      authenticate: identity.authenticator.authenticateRecent,
       errorStatus: toHttpError,
       presence,
       resolveCredential: ({ cookieHeader, token, peerAddress, forwardedFor }) =>
@@ -138,6 +211,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
     const anonymous = async () => null;
     const inFlight = new InFlight();
+    // The streamed upload is its own native route, registered before the 1 MB guard refuses big bodies.
+    installMapUploadRoute(uws, {
+      library: mapLibrary,
+      authenticate: identity.authenticate,
+      onError: (error) => logger.error({ err: error }, 'map upload failed'),
+    });
     installBodySizeGuard(uws);
     if (options.rawPublicRoutes !== false) {
       installRawPublicRoutes(uws, publicReads, (error) => logger.error({ err: error }, 'public read failed'));
@@ -146,14 +225,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       logger,
       before: [inFlight.middleware],
       routers: [
-        opsRouter({ database: () => db.ping(), liveStore: () => live.get('readyz').then(() => true, () => false) }, anonymous),
+        opsRouter({ database: () => db.ready(), liveStore: () => live.get('readyz').then(() => true, () => false) }, anonymous),
         docsRouter(() => buildOpenApiDocument(allRoutes, config.publicUrl)),
         publicRouter(publicReads, anonymous),
         ...identityRoutes.routers,
-        lobbyRouter(engines.lobbies, identity.authenticate),
+        // Lobby commands are the hot path: their session user's row may be up to half a second old.
+        lobbyRouter(engines.lobbies, identity.authenticator.authenticateRecent, commandGate),
         partyRouter(engines.parties, identity.authenticate, identity.authenticator.optionalSession),
-        serversRouter(maps, anonymous),
+        pointsRouter({ authenticate: identity.authenticate, points, cache: publicReads.cache, invalidate: pointsChanged }),
+        serversRouter(maps, servers.reservations, identity.authenticate),
+        mapsRouter(mapLibrary, identity.authenticate),
+        lobbyServerRouter(servers.lobbyServer, servers.plugins, identity.authenticate),
         adminRouter({ authenticate: identity.authenticate, users, ...admin }),
+        premiumRouter(premium, identity.authenticate, identity.authenticator.optionalSession),
         // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.
         identityRoutes.last,
       ],
@@ -161,6 +245,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
     const listening = await listen(uws, config.host, config.port);
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${listening.port}`;
+    selfUrl = url;
     logger.info({ url, database: db.kind, liveStore: live.kind }, 'listening');
 
     let closing: Promise<void> | undefined;
@@ -170,12 +255,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       logger,
       db,
       live,
+      servers,
       close: () =>
         (closing ??= (async () => {
           listening.stopAccepting();
-          const left = await inFlight.drain(DRAIN_TIMEOUT_MS);
-          if (left > 0) logger.warn({ left }, 'closing with requests still in flight');
-          for (const cleanup of cleanups) await cleanup();
+          const left = await inFlight.drain(config.shutdownDrainMs);
+          if (left > 0) logger.warn({ left }, 'drain time over: answering the requests still in flight 503');
+          inFlight.refuseRemaining();
+          const unfinished = await runWithin(cleanups.map((run, i) => ({ name: `cleanup ${i + 1}`, run })), STORES_CLOSE_MS);
+          if (unfinished.length > 0) logger.warn({ unfinished }, 'closing: some parts did not close in time');
           logger.info('closed');
         })()),
     };
@@ -199,6 +287,8 @@ async function main(): Promise<void> {
   const server = await startServer({ config });
   const stop = (signal: string) => {
     server.logger.info({ signal }, 'shutting down');
+    // The last resort: whatever still holds the process (a socket that never closes), it exits.
+    setTimeout(() => process.exit(1), config.shutdownDrainMs + EXIT_MARGIN_MS).unref();
     server.close().then(
       () => process.exit(0),
       (error) => {

@@ -1,21 +1,30 @@
 import type { NextFunction, Request, Response } from 'express';
 
+const SHUTTING_DOWN = { error: 'server shutting down; retry on another instance' };
+
 /**
- * Counts requests in flight through express so that a graceful shutdown can stop accepting, then
- * wait for the ones already running to answer before closing the database under them.
+ * Tracks requests in flight through express so that a shutdown can stop accepting, wait a bounded
+ * time for the ones already running, and answer whatever is still running 503 before the stores
+ * close under it. Requests that arrive once closing began (on a kept-alive connection) are
+ * answered 503 at once.
  */
 export class InFlight {
-  private active = 0;
+  private readonly active = new Set<Response>();
   private waiters: Array<() => void> = [];
+  private closing = false;
 
   readonly middleware = (_req: Request, res: Response, next: NextFunction): void => {
-    this.active++;
+    if (this.closing) {
+      refuse(res);
+      return;
+    }
+    this.active.add(res);
     let done = false;
     const finish = () => {
       if (done) return;
       done = true;
-      this.active--;
-      if (this.active === 0) for (const wake of this.waiters.splice(0)) wake();
+      this.active.delete(res);
+      if (this.active.size === 0) for (const wake of this.waiters.splice(0)) wake();
     };
     res.once('finish', finish);
     res.once('close', finish);
@@ -23,18 +32,55 @@ export class InFlight {
   };
 
   get count(): number {
-    return this.active;
+    return this.active.size;
   }
 
-  /** Resolves when nothing is in flight, or after `timeoutMs` with what is left. */
+  /** Resolves when nothing is in flight, or after `timeoutMs` with how many are left. New requests are refused from now on. */
   drain(timeoutMs: number): Promise<number> {
-    if (this.active === 0) return Promise.resolve(0);
+    this.closing = true;
+    if (this.active.size === 0) return Promise.resolve(0);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(this.active), timeoutMs);
+      const timer = setTimeout(() => resolve(this.active.size), timeoutMs);
       this.waiters.push(() => {
         clearTimeout(timer);
         resolve(0);
       });
     });
   }
+
+  /** Answers 503 to every request still running (its handler's own answer, if it ever comes, is dropped). */
+  refuseRemaining(): number {
+    const left = [...this.active];
+    for (const res of left) {
+      this.active.delete(res);
+      if (res.headersSent) res.end();
+      else refuse(res);
+    }
+    return left.length;
+  }
+}
+
+function refuse(res: Response): void {
+  res.setHeader('Connection', 'close');
+  res.status(503).set('Retry-After', '1').json(SHUTTING_DOWN);
+}
+
+/**
+ * Runs the shutdown steps in order, but the whole sequence gives up after `withinMs`: a store that
+ * no longer answers (Redis paused, Postgres silent) must not keep the process alive. Resolves
+ * with the names of the steps that failed or did not finish in time.
+ */
+export async function runWithin(steps: Array<{ name: string; run: () => Promise<void> }>, withinMs: number): Promise<string[]> {
+  const unfinished = new Set(steps.map((step) => step.name));
+  const failed: string[] = [];
+  const sequence = (async () => {
+    for (const step of steps) {
+      await step.run().catch(() => failed.push(step.name));
+      unfinished.delete(step.name);
+    }
+  })();
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([sequence, new Promise((resolve) => (timer = setTimeout(resolve, withinMs)))]);
+  clearTimeout(timer);
+  return [...failed, ...unfinished];
 }

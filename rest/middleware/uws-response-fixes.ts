@@ -6,24 +6,43 @@ import type { NextFunction, Request, Response } from 'express';
  *   to an aborted request must become a no-op instead of an exception; it still emits 'finish'
  *   (with the status the handler chose), so the key audit and the in-flight count see it end;
  * - several Set-Cookie values would be joined into one header line, which browsers read as a
- *   single cookie, so each value is written as its own header.
+ *   single cookie, so each value is written as its own header;
+ * - a HEAD answer would carry the body a handler ends with (uWS does not know HEAD), which the
+ *   client reads as the start of the next response, so HEAD ends without one;
+ * - the head and the body are corked apart (two socket writes per response): one cork holds both.
  */
 interface UwsBackedResponse {
   aborted?: boolean;
   writableEnded?: boolean;
-  res: { cork(cb: () => void): void; writeStatus(s: string): void; writeHeader(k: string, v: string): void };
+  res: { cork(cb: () => void): void; writeStatus(s: string): void; writeHeader(k: string, v: string): void; endWithoutBody(): void };
+  finished?: boolean;
   _headerSent?: boolean;
 }
 
 const kOutHeaders = Symbol.for('kOutHeaders');
 
-export function uwsResponseFixes(_req: Request, res: Response, next: NextFunction): void {
+export function uwsResponseFixes(req: Request, res: Response, next: NextFunction): void {
   const raw = res as unknown as UwsBackedResponse & Record<string | symbol, unknown>;
   const originalEnd = res.end.bind(res) as (...args: unknown[]) => Response;
   const originalWriteHead = (res.writeHead as unknown as (...args: unknown[]) => void).bind(res);
   let endedAborted = false;
+  const head = req.method === 'HEAD';
   (res as unknown as { end: unknown }).end = (...args: unknown[]) => {
-    if (!raw.aborted) return originalEnd(...args);
+    if (!raw.aborted && !head) {
+      // The adapter corks the head and the body separately: two sends per response. Inside one
+      // outer cork (uWS runs a nested cork's callback as part of it) the whole answer is one send.
+      let ended: Response = res;
+      raw.res.cork(() => (ended = originalEnd(...args)));
+      return ended;
+    }
+    if (!raw.aborted) {
+      if (raw.writableEnded) return res;
+      if (!raw._headerSent) res.writeHead(res.statusCode);
+      raw.res.cork(() => raw.res.endWithoutBody());
+      raw.finished = true;
+      res.emit('finish');
+      return res;
+    }
     if (!endedAborted) {
       endedAborted = true;
       res.emit('finish');

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { authRoutes } from '../../schema/routes/auth-routes';
@@ -6,7 +7,15 @@ import { userOf } from '../../src/identity/caller';
 import type { Authenticator } from '../../src/identity/authenticator';
 import type { ChatAccountLink } from '../../src/identity/chat-account-link';
 import type { PlatformLogin } from '../../src/identity/platform-login';
-import { readSessionCookie, sessionClearCookie, sessionSetCookie } from '../../src/identity/session-cookie';
+import { isOwnNavigation, originOfUrl } from '../../src/identity/request-site';
+import {
+  loginStateClearCookie,
+  loginStateSetCookie,
+  readLoginStateCookie,
+  readSessionCookie,
+  sessionClearCookie,
+  sessionSetCookie,
+} from '../../src/identity/session-cookie';
 import type { SessionStore } from '../../src/identity/session-store';
 import { loadUserSelf } from '../../src/identity/user-views';
 import { HttpError } from '../http-error';
@@ -25,6 +34,20 @@ export interface AuthRouterDeps {
   logger: Logger;
 }
 
+const LOGIN_STATE_BYTES = 24;
+
+const header = (req: Request, name: string): string | undefined => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+const siteHeadersOf = (req: Request) => ({
+  origin: header(req, 'origin'),
+  referer: header(req, 'referer'),
+  host: header(req, 'host'),
+  secFetchSite: header(req, 'sec-fetch-site'),
+});
+
 const queryOf = (req: Request) => new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
 
 function redirect(res: Response, location: string): typeof RESPONDED {
@@ -35,28 +58,38 @@ function redirect(res: Response, location: string): typeof RESPONDED {
 /** Login, logout and the chat account link: browser redirects that land back on the site. */
 export function authRouter(deps: AuthRouterDeps): Router {
   const router = Router();
+  const publicOrigin = originOfUrl(deps.publicUrl);
   const { authenticate, logger } = deps;
 
-  bindRoute(router, authRoutes.platformLogin, authenticate, ({ res }) => redirect(res, deps.login.redirectUrl().href));
+  bindRoute(router, authRoutes.platformLogin, authenticate, ({ res }) => {
+    const state = randomBytes(LOGIN_STATE_BYTES).toString('base64url');
+    res.setHeader('Set-Cookie', loginStateSetCookie(state, deps.publicUrl));
+    return redirect(res, deps.login.redirectUrl(state).href);
+  });
 
   bindRoute(router, authRoutes.platformCallback, authenticate, async ({ req, res }) => {
     let outcome;
     try {
-      outcome = await deps.login.complete(queryOf(req), readSessionCookie(req.headers.cookie));
+      outcome = await deps.login.complete(queryOf(req), readSessionCookie(req.headers.cookie), readLoginStateCookie(req.headers.cookie));
     } catch (error) {
       logger.error({ err: error }, 'login failed');
       return redirect(res, '/?login_error=server_error');
     }
+    // A login state is good for one callback, whatever its outcome.
+    const clearState = loginStateClearCookie(deps.publicUrl);
     if (!outcome.ok) {
       logger.info({ reason: outcome.reason }, 'login refused');
+      res.setHeader('Set-Cookie', clearState);
       return redirect(res, `/?login_error=${outcome.reason}`);
     }
     logger.info({ userId: outcome.user.id, platformId: outcome.user.platformId, isAdmin: outcome.user.isAdmin }, 'logged in');
-    res.setHeader('Set-Cookie', sessionSetCookie(outcome.cookieValue, deps.publicUrl));
+    res.setHeader('Set-Cookie', [sessionSetCookie(outcome.cookieValue, deps.publicUrl), clearState]);
     return redirect(res, '/?logged_in=1');
   });
 
   bindRoute(router, authRoutes.logout, authenticate, async ({ req, res }) => {
+    // A link on another site must not end the session (request-site.ts).
+    if (!isOwnNavigation(siteHeadersOf(req), publicOrigin)) throw new HttpError(403, 'cross-site logout refused: log out from this site');
     await deps.sessions.destroy(readSessionCookie(req.headers.cookie));
     res.setHeader('Set-Cookie', sessionClearCookie(deps.publicUrl));
     return redirect(res, '/');

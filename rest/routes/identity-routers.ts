@@ -1,11 +1,10 @@
 import type { Router } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../../src/config/config';
-import type { EmSource } from '../../src/db/orm';
 import type { UsersRepository } from '../../src/db/users-repository';
 import type { Identity } from '../../src/identity/identity-services';
 import type { Presence } from '../../src/identity/presence';
-import { emptyPointsShop, type PointsShop } from '../../src/identity/profile-shop';
+import type { PointsShop } from '../../src/identity/profile-shop';
 import { adminKeysRouter } from './admin-keys-routes';
 import { authRouter } from './auth-routes';
 import { keysRouter } from './keys-routes';
@@ -15,12 +14,11 @@ export interface IdentityRoutersInput {
   identity: Identity;
   config: Config;
   users: UsersRepository;
-  db: EmSource;
   presence: Presence;
   clock: () => number;
   logger: Logger;
-  /** The points system, once it exists; an empty wallet until then. */
-  shop?: PointsShop;
+  /** The points system behind set-custom-avatar and set-profile-makeover. */
+  shop: PointsShop;
 }
 
 /**
@@ -45,7 +43,7 @@ export function identityRouters(input: IdentityRoutersInput): { routers: Router[
     }),
     keysRouter({ authenticate, keys: identity.apiKeys }),
     adminKeysRouter({ authenticate, keys: identity.apiKeys, users }),
-    usersRouter({ authenticate, users, presence: input.presence, premium: identity.premium, shop: input.shop ?? emptyPointsShop(input.db), clock }),
+    usersRouter({ authenticate, users, presence: input.presence, premium: identity.premium, shop: input.shop, clock }),
   ];
   return { routers, last: userByPlatformIdRouter({ authenticate, users }) };
 }

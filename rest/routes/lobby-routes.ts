@@ -1,14 +1,14 @@
 import { Router } from 'express';
 import { LOBBY_COMMAND_NAMES, lobbyCommandContracts, lobbyRoutes } from '../../schema/routes/lobby-routes';
 import type { RouteContract } from '../../schema/route-contract';
-import { runLobbyCommand } from '../../src/engine/lobby-command-table';
+import { runLobbyCommand, type LobbyCommandGate } from '../../src/engine/lobby-command-table';
 import type { LobbyEngine } from '../../src/engine/lobby-engine';
 import type { Caller } from '../../src/identity/caller';
 import { HttpError } from '../http-error';
 import { bindRoute, type Authenticate } from '../route-binder';
 
 /** The Lobbies tag: reads and create here; every command (cancel included) bound from its one contract. */
-export function lobbyRouter(engine: LobbyEngine, authenticate: Authenticate<Caller>): Router {
+export function lobbyRouter(engine: LobbyEngine, authenticate: Authenticate<Caller>, gate?: LobbyCommandGate): Router {
   const router = Router();
   bindRoute(router, lobbyRoutes.create, authenticate, ({ body, caller }) => engine.create(caller, body));
   bindRoute(router, lobbyRoutes.detail, authenticate, async ({ params }) => {
@@ -22,7 +22,7 @@ export function lobbyRouter(engine: LobbyEngine, authenticate: Authenticate<Call
   for (const name of LOBBY_COMMAND_NAMES) {
     // The binder has parsed the path and the body with this very contract: the body is parsed once.
     bindRoute(router, lobbyCommandContracts[name] as RouteContract, authenticate, ({ params, body, caller }) =>
-      runLobbyCommand(engine, (params as { code: string }).code, name, body as never, caller),
+      runLobbyCommand(engine, (params as { code: string }).code, name, body as never, caller, gate),
     );
   }
   return router;

@@ -1,11 +1,13 @@
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { Router, type Response } from 'express';
 import * as v from 'valibot';
+import { describeIssues } from '../../schema/issue-message';
 import type { RouteContract } from '../../schema/route-contract';
 import { publicRoutes } from '../../schema/routes/public-routes';
 import type { PublicReads } from '../../src/public-reads/public-reads';
 import type { CachedAnswer } from '../../src/public-reads/serialized-cache';
-import type { UwsApp } from '../../realtime/uws-host';
+import { endAnswer, getAndHead, type UwsApp } from '../../realtime/uws-host';
+import { framingRefusal, sendRefusal } from '../body-size-guard';
 import { HttpError } from '../http-error';
 import { bindRoute, RESPONDED, type Authenticate } from '../route-binder';
 
@@ -30,14 +32,14 @@ export function publicRouter(reads: PublicReads, authenticate: Authenticate<unkn
   const router = Router();
   for (const [route, answer] of answers) {
     bindRoute(router, route, authenticate, async ({ params, query, res }) => {
-      send(res, await answer(reads, { params, query }));
+      sendCached(res, await answer(reads, { params, query }));
       return RESPONDED;
     });
   }
   return router;
 }
 
-function send(res: Response, answer: CachedAnswer): void {
+export function sendCached(res: Response, answer: CachedAnswer): void {
   res.status(answer.status).setHeader('Content-Type', 'application/json; charset=utf-8');
   if (answer.status === 200) res.setHeader('Cache-Control', CACHE_CONTROL);
   res.end(answer.bytes);
@@ -45,11 +47,11 @@ function send(res: Response, answer: CachedAnswer): void {
 
 const STATUS_LINE: Record<number, string> = { 200: '200 OK', 400: '400 Bad Request', 404: '404 Not Found', 500: '500 Internal Server Error' };
 
-function writeAnswer(res: HttpResponse, answer: CachedAnswer): void {
+function writeAnswer(res: HttpResponse, answer: CachedAnswer, head: boolean): void {
   res.cork(() => {
     res.writeStatus(STATUS_LINE[answer.status] ?? `${answer.status} Error`).writeHeader('content-type', 'application/json; charset=utf-8');
     if (answer.status === 200) res.writeHeader('cache-control', CACHE_CONTROL);
-    res.end(answer.bytes);
+    endAnswer(res, answer.bytes, head);
   });
 }
 
@@ -71,7 +73,7 @@ function rawParser(route: RouteContract): RawParser {
     let query: unknown = {};
     if (querySchema) {
       const parsed = v.safeParse(querySchema, Object.fromEntries(new URLSearchParams(req.getQuery() ?? '')));
-      if (!parsed.success) throw new HttpError(400, `${v.getDotPath(parsed.issues[0]) ?? 'query'}: ${parsed.issues[0].message}`);
+      if (!parsed.success) throw new HttpError(400, describeIssues(parsed.issues, 'query'));
       query = parsed.output;
     }
     return { params, query };
@@ -86,18 +88,20 @@ function rawParser(route: RouteContract): RawParser {
 export function installRawPublicRoutes(app: UwsApp, reads: PublicReads, onError: (error: unknown) => void): void {
   for (const [route, answer] of answers) {
     const parse = rawParser(route);
-    app.get(route.path, (res, req) => {
+    getAndHead(app, route.path, (res, req, head) => {
+      const refusal = framingRefusal(req);
+      if (refusal) return sendRefusal(res, refusal);
       let input: { params: unknown; query: unknown };
       try {
         input = parse(req);
       } catch (error) {
         const e = error as HttpError;
-        writeAnswer(res, { status: e.status, bytes: Buffer.from(JSON.stringify({ error: e.message })), builtAt: 0 });
+        writeAnswer(res, { status: e.status, bytes: Buffer.from(JSON.stringify({ error: e.message })), builtAt: 0 }, head);
         return;
       }
       const pending = answer(reads, input as { params: any; query: any });
       if (!(pending instanceof Promise)) {
-        writeAnswer(res, pending);
+        writeAnswer(res, pending, head);
         return;
       }
       let aborted = false;
@@ -106,11 +110,11 @@ export function installRawPublicRoutes(app: UwsApp, reads: PublicReads, onError:
       });
       pending.then(
         (result) => {
-          if (!aborted) writeAnswer(res, result);
+          if (!aborted) writeAnswer(res, result, head);
         },
         (error) => {
           onError(error);
-          if (!aborted) writeAnswer(res, { status: 500, bytes: Buffer.from('{"error":"internal error"}'), builtAt: 0 });
+          if (!aborted) writeAnswer(res, { status: 500, bytes: Buffer.from('{"error":"internal error"}'), builtAt: 0 }, head);
         },
       );
     });

@@ -16,19 +16,21 @@ export const ChatCallbackQuery = v.object({
 export const authRoutes = {
   platformLogin: defineRoute({
     operationId: 'loginWithPlatform', method: 'get', path: '/auth/platform', tag, auth: [],
-    summary: "Redirects to the identity provider's OpenID login (checkid_setup)",
+    summary: "Redirects to the identity provider's OpenID login (checkid_setup); sets the short-lived league_login state cookie the callback requires",
     success: redirect('To STEAM_OPENID_URL'), errors: [],
   }),
   platformCallback: defineRoute({
     operationId: 'platformLoginCallback', method: 'get', path: '/auth/platform/callback', tag, auth: [],
     summary:
       'Verifies the OpenID assertion (check_authentication, return_to, op_endpoint, claimed id, nonce replay); ' +
+      'requires the league_login state cookie set by /auth/platform in the same browser (else login_error=login_not_started); ' +
       'sets the league_session cookie and redirects to /?logged_in=1, or to /?login_error=<reason> with no cookie',
     success: redirect('To /?logged_in=1 or /?login_error=<reason>'), errors: [],
   }),
   logout: defineRoute({
     operationId: 'logout', method: 'get', path: '/auth/logout', tag, auth: [],
-    summary: 'Ends the session, clears the cookie and redirects to /', success: redirect('To /'), errors: [],
+    summary: 'Ends the session, clears the cookie and redirects to /; 403 {error} when the request comes from another site (Sec-Fetch-Site, or Origin/Referer)',
+    success: redirect('To /'), errors: [403],
   }),
   me: defineRoute({
     operationId: 'getAuthMe', method: 'get', path: '/auth/me', tag, auth: ['session'],

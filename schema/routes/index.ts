@@ -6,9 +6,13 @@ import { keysRoutes } from './keys-routes';
 import { usersRoutes } from './users-routes';
 import { lobbyCommandRoutes, lobbyRoutes } from './lobby-routes';
 import { partyRoutes } from './party-routes';
+import { pointsRoutes } from './points-routes';
 import { serversRoutes } from './servers-routes';
+import { serverPluginRoutes } from './server-plugin-routes';
+import { lobbyServerRoutes } from './lobby-server-routes';
 import { adminRoutes } from './admin-routes';
 import { mapsRoutes } from './maps-routes';
+import { premiumRoutes } from './premium-routes';
 
 /** Every route the server registers; the OpenAPI document is built from this list. */
 export const allRoutes: RouteContract[] = [
@@ -21,6 +25,10 @@ export const allRoutes: RouteContract[] = [
   ...Object.values(lobbyCommandRoutes),
   ...Object.values(partyRoutes),
   ...Object.values(serversRoutes),
+  ...Object.values(serverPluginRoutes),
+  ...Object.values(lobbyServerRoutes),
   ...Object.values(adminRoutes),
   ...Object.values(mapsRoutes),
+  ...Object.values(premiumRoutes),
+  ...Object.values(pointsRoutes),
 ];

@@ -35,7 +35,7 @@ export const usersRoutes = {
   }),
   setCustomAvatar: defineRoute({
     operationId: 'setCustomAvatar', method: 'post', path: '/api/users/set-custom-avatar', tag, auth: ['session'],
-    summary: 'Buys a custom avatar (an https image URL) with points', body: SetCustomAvatarBody,
+    summary: 'Buys a custom avatar (an https image URL on a public host; the server never fetches it, browsers do) with points', body: SetCustomAvatarBody,
     success: { status: 200, schema: OkBody }, errors: [400, 401, 402, 403],
   }),
   setProfileMakeover: defineRoute({

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { DEFAULT_EARNING_RATES } from '../domain/points/match-earnings';
 
 /**
  * The server's configuration, from the environment variables of CONTRACT.md. Parsing is strict
@@ -8,7 +9,28 @@ const optionalUrl = (name: string) =>
   v.optional(v.pipe(v.string(), v.trim(), v.url(`${name} must be a URL`)));
 const urlWithDefault = (name: string, fallback: string) =>
   v.optional(v.pipe(v.string(), v.trim(), v.url(`${name} must be a URL`)), fallback);
+const milliseconds = (name: string, fallback: string) =>
+  v.optional(
+    v.pipe(v.string(), v.regex(/^\d{2,7}$/, `${name} must be a whole number of milliseconds (10 or more)`), v.transform(Number), v.minValue(10, `${name} must be at least 10`)),
+    fallback,
+  );
 const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)));
+/** A price as a decimal amount ("8.99"), kept in minor units (899) so sums are exact. */
+const price = (name: string, fallback: string) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^\d{1,6}(\.\d{1,2})?$/, `${name} must be a price such as 8.99`),
+      v.transform((s) => Math.round(Number(s) * 100)),
+      v.minValue(1, `${name} must be more than 0`),
+    ),
+    fallback,
+  );
+const perTenSeconds = (name: string, fallback: string) =>
+  v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,6}$/, `${name} must be a whole number from 1 to 9999999`), v.transform(Number)), fallback);
+const pointsAmount = (name: string, fallback: string) =>
+  v.optional(v.pipe(v.string(), v.regex(/^\d{1,5}$/, `${name} must be an integer from 0 to 99999`), v.transform(Number)), fallback);
 
 const EnvSchema = v.object({
   NODE_ENV: v.optional(v.picklist(['development', 'production', 'test'], 'NODE_ENV must be development, production or test'), 'development'),
@@ -45,11 +67,52 @@ const EnvSchema = v.object({
   PAYPAL_CLIENT_ID: optionalText,
   PAYPAL_CLIENT_SECRET: optionalText,
   PAYPAL_API_URL: urlWithDefault('PAYPAL_API_URL', 'https://api-m.sandbox.paypal.com'),
+  PAYPAL_WEBHOOK_ID: optionalText,
+  PAYPAL_TIMEOUT_MS: v.optional(
+    v.pipe(v.string(), v.regex(/^\d{1,6}$/, 'PAYPAL_TIMEOUT_MS must be milliseconds'), v.transform(Number), v.minValue(1, 'PAYPAL_TIMEOUT_MS must be at least 1')),
+    '10000',
+  ),
+  PREMIUM_PRICE_3M: price('PREMIUM_PRICE_3M', '4.99'),
+  PREMIUM_PRICE_6M: price('PREMIUM_PRICE_6M', '8.99'),
+  PREMIUM_PRICE_12M: price('PREMIUM_PRICE_12M', '14.99'),
+  PREMIUM_CURRENCY: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{3}$/, 'PREMIUM_CURRENCY must be a three-letter currency code such as EUR')), 'EUR'),
   TRUST_PROXY: v.optional(
     v.pipe(v.string(), v.regex(/^[0-9a-fA-F:.,/\s]*$/, 'TRUST_PROXY must be comma-separated addresses or CIDR ranges')),
     '',
   ),
+  MAPS_S3_BUCKET: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'MAPS_S3_BUCKET must be an S3 bucket name'))),
+  MAPS_S3_ENDPOINT: optionalUrl('MAPS_S3_ENDPOINT'),
+  MAPS_S3_REGION: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9-]{2,32}$/, 'MAPS_S3_REGION must be a region name like us-east-1')), 'us-east-1'),
+  MAPS_S3_ACCESS_KEY_ID: optionalText,
+  MAPS_S3_SECRET_ACCESS_KEY: optionalText,
+  MAPS_S3_PREFIX: v.optional(v.pipe(v.string(), v.regex(/^[\w!.*'()/-]{0,200}$/, 'MAPS_S3_PREFIX must be an S3 key prefix')), 'maps/'),
+  CLOUD_PROVIDER: v.optional(v.picklist(['local', 'hetzner'], 'CLOUD_PROVIDER must be local or hetzner'), 'local'),
+  SERVER_REGION_CAPACITY: v.optional(
+    v.pipe(v.string(), v.regex(/^\d{1,4}$/, 'SERVER_REGION_CAPACITY must be a whole number'), v.transform(Number), v.minValue(1, 'SERVER_REGION_CAPACITY must be at least 1')),
+    '8',
+  ),
+  HETZNER_API_URL: urlWithDefault('HETZNER_API_URL', 'https://api.hetzner.cloud/v1'),
+  HETZNER_API_TOKEN: optionalText,
+  HETZNER_IMAGE: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)), 'tf2-server'),
+  HETZNER_SERVER_TYPE: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)), 'cpx21'),
+  HETZNER_GAME_PORT: v.optional(
+    v.pipe(v.string(), v.regex(/^\d{1,5}$/, 'HETZNER_GAME_PORT must be a port number'), v.transform(Number), v.minValue(1, 'HETZNER_GAME_PORT must be a port number'), v.maxValue(65535, 'HETZNER_GAME_PORT must be at most 65535')),
+    '27015',
+  ),
+  POINTS_MATCH_PLAYED: pointsAmount('POINTS_MATCH_PLAYED', String(DEFAULT_EARNING_RATES.played)),
+  POINTS_MATCH_WON: pointsAmount('POINTS_MATCH_WON', String(DEFAULT_EARNING_RATES.won)),
+  POINTS_CUSTOM_AVATAR_COST: v.optional(
+    v.pipe(v.string(), v.regex(/^[1-9]\d{0,5}$/, 'POINTS_CUSTOM_AVATAR_COST must be an integer from 1 to 999999'), v.transform(Number)),
+    '500',
+  ),
   SEED_DEMO_DATA: v.optional(v.picklist(['auto', 'never'], 'SEED_DEMO_DATA must be auto or never'), 'auto'),
+  REDIS_TIMEOUT_MS: milliseconds('REDIS_TIMEOUT_MS', '1000'),
+  // Unset: 3 s for a database server, longer for embedded PGlite (see openDatabase).
+  DATABASE_TIMEOUT_MS: v.optional(v.pipe(v.string(), v.regex(/^\d{2,7}$/, 'DATABASE_TIMEOUT_MS must be a whole number of milliseconds (10 or more)'), v.transform(Number), v.minValue(10, 'DATABASE_TIMEOUT_MS must be at least 10'))),
+  SHUTDOWN_DRAIN_MS: milliseconds('SHUTDOWN_DRAIN_MS', '10000'),
+  DEADLINE_LEASE_MS: milliseconds('DEADLINE_LEASE_MS', '10000'),
+  CHAT_RATE_LIMIT: perTenSeconds('CHAT_RATE_LIMIT', '20'),
+  COMMAND_RATE_LIMIT: perTenSeconds('COMMAND_RATE_LIMIT', '60'),
   LOG_LEVEL: v.optional(
     v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'),
     'info',
@@ -75,10 +138,36 @@ export interface Config {
   steam: { openIdUrl: string; apiUrl: string; apiKey: string | undefined };
   discord: { clientId: string; clientSecret: string; authorizeUrl: string; tokenUrl: string; apiUrl: string } | undefined;
   discordUrls: { authorizeUrl: string; tokenUrl: string; apiUrl: string };
-  paypal: { clientId: string | undefined; clientSecret: string | undefined; apiUrl: string };
+  paypal: { clientId: string | undefined; clientSecret: string | undefined; apiUrl: string; webhookId: string | undefined; timeoutMs: number };
+  /** Plan prices in minor units (cents) of `currency`. */
+  premium: { prices: Record<'3m' | '6m' | '12m', number>; currency: string };
   trustProxy: string[];
+  /** Uploaded maps: an S3-compatible bucket when MAPS_S3_BUCKET is set, else files under DATA_DIR/maps. */
+  mapStorage:
+    | { kind: 'directory' }
+    | { kind: 's3'; bucket: string; prefix: string; region: string; endpoint?: string; credentials?: { accessKeyId: string; secretAccessKey: string } };
+  /** Where reserved game servers run: simulators on this host, or Hetzner Cloud. */
+  servers: {
+    provider: 'local' | 'hetzner';
+    /** Servers a region runs at once, reservations of every tier together. */
+    regionCapacity: number;
+    hetzner: { apiUrl: string; token: string | undefined; image: string; serverType: string; gamePort: number };
+  };
+  /** Points per reported match (`played`, and `won` on top for a win) and the price of a custom avatar. */
+  points: { earning: { played: number; won: number }; customAvatarCost: number };
   seedDemoData: boolean;
   logLevel: Env['LOG_LEVEL'];
+  /** Per-user limits per 10 s (src/identity/user-action-limit.ts): chat messages, other lobby commands. */
+  userRateLimits: { chat: number; command: number };
+  /** How long one live-store call may wait for Redis before it answers 503. */
+  redisTimeoutMs: number;
+  /** Bound on connecting to Postgres and on one statement; past it the request answers 503. */
+  /** Undefined: the default of the database's kind. */
+  databaseTimeoutMs: number | undefined;
+  /** How long a SIGTERM waits for requests in flight before answering the rest 503 and exiting. */
+  shutdownDrainMs: number;
+  /** How long a claimed deadline is its worker's before another instance may run it. */
+  deadlineLeaseMs: number;
 }
 
 export class ConfigError extends Error {
@@ -113,6 +202,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const missing = e.DISCORD_CLIENT_ID ? 'DISCORD_CLIENT_SECRET' : 'DISCORD_CLIENT_ID';
     throw new ConfigError(missing, `invalid configuration: ${missing}: set both DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET, or neither`);
   }
+  if (Boolean(e.MAPS_S3_ACCESS_KEY_ID) !== Boolean(e.MAPS_S3_SECRET_ACCESS_KEY)) {
+    const missing = e.MAPS_S3_ACCESS_KEY_ID ? 'MAPS_S3_SECRET_ACCESS_KEY' : 'MAPS_S3_ACCESS_KEY_ID';
+    throw new ConfigError(missing, `invalid configuration: ${missing}: set both MAPS_S3_ACCESS_KEY_ID and MAPS_S3_SECRET_ACCESS_KEY, or neither`);
+  }
+  if (e.CLOUD_PROVIDER === 'hetzner' && !e.HETZNER_API_TOKEN) {
+    throw new ConfigError('HETZNER_API_TOKEN', 'invalid configuration: HETZNER_API_TOKEN: required when CLOUD_PROVIDER=hetzner');
+  }
   const discordUrls = { authorizeUrl: e.DISCORD_AUTHORIZE_URL, tokenUrl: e.DISCORD_TOKEN_URL, apiUrl: e.DISCORD_API_URL };
   return {
     nodeEnv: e.NODE_ENV,
@@ -132,9 +228,42 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         ? { clientId: e.DISCORD_CLIENT_ID, clientSecret: e.DISCORD_CLIENT_SECRET, ...discordUrls }
         : undefined,
     discordUrls,
-    paypal: { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, apiUrl: e.PAYPAL_API_URL },
+    paypal: {
+      clientId: e.PAYPAL_CLIENT_ID,
+      clientSecret: e.PAYPAL_CLIENT_SECRET,
+      apiUrl: e.PAYPAL_API_URL,
+      webhookId: e.PAYPAL_WEBHOOK_ID,
+      timeoutMs: e.PAYPAL_TIMEOUT_MS,
+    },
+    premium: {
+      prices: { '3m': e.PREMIUM_PRICE_3M, '6m': e.PREMIUM_PRICE_6M, '12m': e.PREMIUM_PRICE_12M },
+      currency: e.PREMIUM_CURRENCY,
+    },
     trustProxy: e.TRUST_PROXY.split(',').map((s) => s.trim()).filter(Boolean),
+    mapStorage: e.MAPS_S3_BUCKET
+      ? {
+          kind: 's3',
+          bucket: e.MAPS_S3_BUCKET,
+          prefix: e.MAPS_S3_PREFIX,
+          region: e.MAPS_S3_REGION,
+          ...(e.MAPS_S3_ENDPOINT ? { endpoint: e.MAPS_S3_ENDPOINT.replace(/\/+$/, '') } : {}),
+          ...(e.MAPS_S3_ACCESS_KEY_ID && e.MAPS_S3_SECRET_ACCESS_KEY
+            ? { credentials: { accessKeyId: e.MAPS_S3_ACCESS_KEY_ID, secretAccessKey: e.MAPS_S3_SECRET_ACCESS_KEY } }
+            : {}),
+        }
+      : { kind: 'directory' },
+    servers: {
+      provider: e.CLOUD_PROVIDER,
+      regionCapacity: e.SERVER_REGION_CAPACITY,
+      hetzner: { apiUrl: e.HETZNER_API_URL.replace(/\/+$/, ''), token: e.HETZNER_API_TOKEN, image: e.HETZNER_IMAGE, serverType: e.HETZNER_SERVER_TYPE, gamePort: e.HETZNER_GAME_PORT },
+    },
+    points: { earning: { played: e.POINTS_MATCH_PLAYED, won: e.POINTS_MATCH_WON }, customAvatarCost: e.POINTS_CUSTOM_AVATAR_COST },
     seedDemoData: e.SEED_DEMO_DATA === 'auto',
     logLevel: e.LOG_LEVEL,
+    userRateLimits: { chat: e.CHAT_RATE_LIMIT, command: e.COMMAND_RATE_LIMIT },
+    redisTimeoutMs: e.REDIS_TIMEOUT_MS,
+    databaseTimeoutMs: e.DATABASE_TIMEOUT_MS,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    deadlineLeaseMs: e.DEADLINE_LEASE_MS,
   };
 }

@@ -37,10 +37,25 @@ export class BanRepository {
     return toBanRecord(entity);
   }
 
-  /** The newest ban in force at `now`: started, not expired, not lifted. */
+  /**
+   * The newest ban in force at `now`: started, not expired, not lifted (the rule of `inForceAt`).
+   * Asked on join, create and every chat message, so it is one plain query: built through the
+   * ORM's query builder it cost most of a chat message's CPU time.
+   */
   async activeBan(userId: number, now: Date): Promise<BanRecord | null> {
-    const ban = await this.db.em().findOne(Ban, { user: userId, ...inForceAt(now) }, { orderBy: { id: 'desc' } });
-    return ban ? toBanRecord(ban) : null;
+    const rows = await this.db.em().execute<BanRow[]>(
+      `select id, user_id, reason, created_by_id, created_at, expires_at, lifted_at from bans
+       where user_id = ? and created_at <= ? and (expires_at is null or expires_at > ?) and (lifted_at is null or lifted_at > ?)
+       order by id desc limit 1`,
+      [userId, now, now, now],
+    );
+    const row = rows[0];
+    return row
+      ? {
+          id: row.id, userId: row.user_id, reason: row.reason, createdBy: row.created_by_id, createdAt: new Date(row.created_at),
+          expiresAt: row.expires_at === null ? null : new Date(row.expires_at), liftedAt: row.lifted_at === null ? null : new Date(row.lifted_at),
+        }
+      : null;
   }
 
   async findById(id: number, em: EntityManager = this.db.em()): Promise<BanRecord | null> {
@@ -73,6 +88,16 @@ export class BanRepository {
       .findAndCount(Ban, where, { orderBy: { id: 'desc' }, limit: query.limit, offset: (query.page - 1) * query.limit });
     return { bans: bans.map(toBanRecord), total };
   }
+}
+
+interface BanRow {
+  id: number;
+  user_id: number;
+  reason: string;
+  created_by_id: number | null;
+  created_at: Date | string;
+  expires_at: Date | string | null;
+  lifted_at: Date | string | null;
 }
 
 function inForceAt(now: Date) {

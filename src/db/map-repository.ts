@@ -14,6 +14,7 @@ export interface MapRecord {
   rejectionReason: string | null;
   createdAt: Date;
   deletedAt: Date | null;
+  uploadRef: string | null;
 }
 
 interface MapRow {
@@ -27,6 +28,7 @@ interface MapRow {
   rejection_reason: string | null;
   created_at: Date | string;
   deleted_at: Date | string | null;
+  upload_ref: string | null;
 }
 
 const toDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
@@ -43,6 +45,7 @@ function toMapRecord(row: MapRow): MapRecord {
     rejectionReason: row.rejection_reason,
     createdAt: toDate(row.created_at),
     deletedAt: row.deleted_at === null ? null : toDate(row.deleted_at),
+    uploadRef: row.upload_ref,
   };
 }
 
@@ -62,14 +65,14 @@ export class MapRepository {
   constructor(private readonly db: EmSource) {}
 
   /** Inserts a `processing` row for the name, or tells who holds it (processing or active). */
-  async claim(input: { name: string; displayName: string; uploaderId: number; at: Date }): Promise<ClaimResult> {
+  async claim(input: { name: string; displayName: string; uploaderId: number; uploadRef: string; at: Date }): Promise<ClaimResult> {
     const em = this.db.em();
     const inserted = await em.execute<MapRow[]>(
-      `insert into "maps" ("name", "display_name", "uploader_id", "status", "created_at")
-       values (?, ?, ?, 'processing', ?)
+      `insert into "maps" ("name", "display_name", "uploader_id", "upload_ref", "status", "created_at")
+       values (?, ?, ?, ?, 'processing', ?)
        on conflict ("name") where ${LIVE} do nothing
        returning *`,
-      [input.name, input.displayName, input.uploaderId, input.at],
+      [input.name, input.displayName, input.uploaderId, input.uploadRef, input.at],
     );
     if (inserted.length === 1) return { ok: true, map: toMapRecord(inserted[0]) };
     const [holder] = await em.execute<MapRow[]>(`select * from "maps" where "name" = ? and ${LIVE}`, [input.name]);
@@ -104,16 +107,9 @@ export class MapRepository {
     return rows.length === 1;
   }
 
-  /**
-   * Rejects uploads that stayed `processing` since before `before` (their process died mid-upload)
-   * and returns them, so their stored bytes, if any got that far, can be removed too.
-   */
-  async rejectStale(before: Date, reason: string): Promise<MapRecord[]> {
-    const rows = await this.db.em().execute<MapRow[]>(
-      `update "maps" set "status" = 'rejected', "rejection_reason" = ?
-       where "status" = 'processing' and "created_at" < ? returning *`,
-      [reason, before],
-    );
+  /** Every upload still streaming (or orphaned by a process that died). */
+  async listProcessing(): Promise<MapRecord[]> {
+    const rows = await this.db.em().execute<MapRow[]>(`select * from "maps" where "status" = 'processing' order by "id"`);
     return rows.map(toMapRecord);
   }
 

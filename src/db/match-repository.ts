@@ -1,6 +1,8 @@
 import { invalid, notFound } from '../domain/domain-error';
+import { DEFAULT_EARNING_RATES, matchEarnings, type EarningRates } from '../domain/points/match-earnings';
 import { rateMatch, type RatingChange, type Team } from '../domain/rating/elo';
 import type { EmSource, EntityManager } from './orm';
+import { bookIn } from './point-ledger';
 
 export interface MatchReport {
   lobbyCode: string;
@@ -22,20 +24,25 @@ export interface RecordedMatch {
 }
 
 export class MatchRepository {
-  constructor(private readonly db: EmSource) {}
+  constructor(
+    private readonly db: EmSource,
+    private readonly earning: EarningRates = DEFAULT_EARNING_RATES,
+  ) {}
 
   /**
-   * Writes a finished match and its rating changes in one transaction. Idempotent per lobby: the
-   * unique lobby_code makes a repeated or concurrent report find the first match instead.
+   * Writes a finished match, its rating changes and every player's points in one transaction.
+   * Idempotent per lobby: the unique lobby_code makes a repeated or concurrent report find the
+   * first match instead, so nothing (points included) is written twice; the ledger's unique
+   * source key per match and player would refuse a second payout anyway.
    * Throws DomainError invalid (a player listed twice) or not_found (an unknown user).
    */
   async recordMatch(report: MatchReport): Promise<RecordedMatch> {
     assertDistinctPlayers(report);
-    return this.db.em().transactional((em) => recordIn(em, report));
+    return this.db.em().transactional((em) => recordIn(em, report, this.earning));
   }
 }
 
-async function recordIn(em: EntityManager, report: MatchReport): Promise<RecordedMatch> {
+async function recordIn(em: EntityManager, report: MatchReport, earning: EarningRates): Promise<RecordedMatch> {
   // A concurrent report of the same lobby waits here on the unique index until the first commits.
   const inserted = await em.execute<{ id: number }[]>(
     `insert into matches (lobby_code, format, map, score_red, score_blu, winner, duration_seconds, started_at, ended_at)
@@ -64,9 +71,11 @@ async function recordIn(em: EntityManager, report: MatchReport): Promise<Recorde
   if (report.players.length === 0) return { matchId, created: true, changes: [] };
 
   const userIds = report.players.map((p) => p.userId);
-  // Locked in id order, so two matches sharing players always queue and never deadlock.
+  // Locked in id order, so two matches sharing players always queue and never deadlock. "No key
+  // update": the ledger's foreign keys to users take key-share locks, which this must not block,
+  // or a spend holding a balance row would wait here while this waits for that balance row.
   const locked = await em.execute<{ id: number; elo: number; matches_played: number }[]>(
-    'select id, elo, matches_played from users where id in (?) order by id for update',
+    'select id, elo, matches_played from users where id in (?) order by id for no key update',
     [userIds],
   );
   const byId = new Map(locked.map((row) => [row.id, row]));
@@ -107,6 +116,7 @@ async function recordIn(em: EntityManager, report: MatchReport): Promise<Recorde
     rows.flatMap((r) => [r.userId, r.change.after, r.won === true ? 1 : 0, r.won === false ? 1 : 0]),
     'run',
   );
+  await bookIn(em, matchEarnings(matchId, rows, earning));
   return { matchId, created: true, changes };
 }
 

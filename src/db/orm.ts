@@ -25,6 +25,12 @@ export interface Database {
   embedded?: EmbeddedPostgres;
   /** True when a trivial query round-trips. */
   ping(): Promise<boolean>;
+  /**
+   * True when the server could serve from this database now: it answers, every migration this
+   * build knows is recorded, and every entity's table exists (a database emptied under a running
+   * server is not ready, though it answers). The caller bounds the wait.
+   */
+  ready(): Promise<boolean>;
 }
 
 /** What a repository needs: a way to get a fresh EntityManager (a Database, or a test's stand-in). */
@@ -40,10 +46,19 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
   /** Embedded only: start from the packed template (default) or run initdb. */
   fromTemplate?: boolean;
+  /**
+   * Bound on getting a connection and on one statement (default 3000 ms for a server, 30 s for
+   * embedded PGlite): a database that stops answering fails requests (503) in this time instead
+   * of holding them.
+   */
+  timeoutMs?: number;
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const poolSize = options.poolSize ?? 10;
+  // Embedded PGlite lives in this process and cannot go silent on its own; one WASM Postgres
+  // serves the whole pool serially, so a burst queues for connections longer than a server would.
+  const timeoutMs = options.timeoutMs ?? (options.databaseUrl ? 3000 : 30_000);
   // Headroom over the pool: sockets the pool has dropped may still count while they close.
   const embedded = options.databaseUrl
     ? undefined
@@ -56,6 +71,13 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       extensions: [Migrator],
       migrations: { migrationsList: migrations, snapshot: false, snapshotOnMigrate: false, silent: true },
       pool: { min: 0, max: poolSize },
+      driverOptions: {
+        // Waiting for a pooled connection, opening one, and each statement: server-side (the
+        // server cancels it) and client-side (a server that went silent cannot cancel anything).
+        connectionTimeoutMillis: timeoutMs,
+        statement_timeout: timeoutMs,
+        query_timeout: timeoutMs + 500,
+      },
       allowGlobalContext: false,
       debug: false,
       logger: (message) => options.logger.debug({ orm: message }, 'orm'),
@@ -97,6 +119,20 @@ function databaseOver(orm: MikroORM, embedded: EmbeddedPostgres | undefined, log
       try {
         await orm.em.fork().execute('select 1');
         return true;
+      } catch {
+        return false;
+      }
+    },
+    async ready() {
+      try {
+        const entities = [...orm.getMetadata().getAll().values()].filter((meta) => !meta.embeddable && !meta.virtual && meta.tableName);
+        const tables = [...entities.map((meta) => meta.tableName), 'mikro_orm_migrations'];
+        const [row] = await orm.em.fork().execute<{ missing: number; applied: number }[]>(
+          `select (select count(*) from unnest(string_to_array(?, ',')) as t(name) where to_regclass(t.name) is null)::int as missing,
+                  (select count(*) from mikro_orm_migrations where name = any(string_to_array(?, ',')))::int as applied`,
+          [tables.join(','), migrations.map((m) => m.name).join(',')],
+        );
+        return row.missing === 0 && row.applied === migrations.length;
       } catch {
         return false;
       }

@@ -110,19 +110,20 @@ export class PointsRepository {
    * Spends the reward's cost and records ownership in one transaction. Throws DomainError:
    * not_found (unknown or inactive), conflict (already owned), payment_required (not enough).
    */
-  async redeem(userId: number, rewardId: number): Promise<RedemptionRecord> {
+  async redeem(userId: number, rewardId: number): Promise<{ redemption: RedemptionRecord; balance: number }> {
     try {
       return await this.db.em().transactional(async (em) => {
         const [reward] = await em.execute<RewardRecord[]>('select id, name, kind, cost, value, active from point_rewards where id = ?', [rewardId]);
         const owned = await em.execute('select 1 from point_redemptions where user_id = ? and reward_id = ?', [userId, rewardId]);
         const outcome = redeemEntry(userId, reward ?? null, owned.length > 0);
         if (!outcome.ok) throw outcome.error;
-        if (!(await bookOneIn(em, outcome.state))) throw notEnoughPoints();
+        const booked = await bookOneIn(em, outcome.state);
+        if (!booked) throw notEnoughPoints();
         const [row] = await em.execute<{ id: number; created_at: Date | string }[]>(
           'insert into point_redemptions (user_id, reward_id, cost) values (?, ?, ?) returning id, created_at',
           [userId, rewardId, reward.cost],
         );
-        return {
+        const redemption = {
           id: row.id,
           rewardId,
           rewardName: reward.name,
@@ -131,6 +132,7 @@ export class PointsRepository {
           cost: reward.cost,
           redeemedAt: new Date(row.created_at),
         };
+        return { redemption, balance: booked.balanceAfter };
       });
     } catch (error) {
       // Two redeems of one reward that both could pay: the second meets the first's ledger key.
@@ -186,7 +188,8 @@ export class PointsRepository {
         targetType: 'user',
         targetId: String(input.userId),
         before: walletJson(before),
-        after: walletJson(moved.state),
+        // The amount beside the wallet it left, so the row reads on its own ("+75: 120 -> 195").
+        after: { ...walletJson(moved.state), amount: input.amount },
         reason: input.reason,
       });
       const outcome = adminAwardEntry({ ...input, auditId });

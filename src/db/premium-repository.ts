@@ -2,7 +2,9 @@ import type { InferEntity } from '@mikro-orm/core';
 import { PremiumGrant } from './entities';
 import type { EmSource, EntityManager } from './orm';
 
-export type PremiumPlan = '3m' | '6m' | '12m';
+import type { PremiumPlan } from '../domain/premium/plans';
+
+export type { PremiumPlan };
 
 export interface PremiumGrantRecord {
   id: number;
@@ -21,6 +23,8 @@ export interface ExtendingGrant {
   now: Date;
   /** The plan's length: its end when it starts at `start`. */
   endFrom: (start: Date) => Date;
+  /** The paid order behind it; unique, so one order never grants twice. */
+  orderId?: string;
 }
 
 export class PremiumRepository {
@@ -46,20 +50,7 @@ export class PremiumRepository {
    * again extends rather than overlaps. The user row is locked: two purchases at once both count.
    */
   async grantExtending(grant: ExtendingGrant): Promise<PremiumGrantRecord> {
-    return this.db.em().transactional(async (em) => {
-      await em.execute('select id from users where id = ? for update', [grant.userId]);
-      const until = await latestExpiry(em, grant.userId, grant.now);
-      const start = until ?? grant.now;
-      const entity = em.create(PremiumGrant, {
-        user: grant.userId,
-        plan: grant.plan,
-        source: grant.source,
-        grantedAt: start,
-        expiresAt: grant.endFrom(start),
-      });
-      await em.flush();
-      return toGrantRecord(entity);
-    });
+    return this.db.em().transactional((em) => grantExtendingIn(em, grant));
   }
 
   async listByUser(userId: number): Promise<PremiumGrantRecord[]> {
@@ -68,6 +59,23 @@ export class PremiumRepository {
       .find(PremiumGrant, { user: userId }, { orderBy: { grantedAt: 'desc', id: 'desc' } });
     return grants.map(toGrantRecord);
   }
+}
+
+/** `grantExtending` inside a transaction the caller holds (a capture or a redeem that grants with it). */
+export async function grantExtendingIn(em: EntityManager, grant: ExtendingGrant): Promise<PremiumGrantRecord> {
+  await em.execute('select id from users where id = ? for update', [grant.userId]);
+  const until = await latestExpiry(em, grant.userId, grant.now);
+  const start = until ?? grant.now;
+  const entity = em.create(PremiumGrant, {
+    user: grant.userId,
+    plan: grant.plan,
+    source: grant.source,
+    grantedAt: start,
+    expiresAt: grant.endFrom(start),
+    order: grant.orderId ?? null,
+  });
+  await em.flush();
+  return toGrantRecord(entity);
 }
 
 async function latestExpiry(em: EntityManager, userId: number, now: Date): Promise<Date | null> {

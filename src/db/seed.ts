@@ -1,6 +1,7 @@
 import { ChangelogEntry, Announcement } from './entities';
 import { MatchRepository, type MatchReport } from './match-repository';
 import type { Database } from './orm';
+import { PointsRepository } from './points-repository';
 import { UsersRepository } from './users-repository';
 
 const DEMO_PLAYERS = [
@@ -34,15 +35,26 @@ const CHANGELOG = [
   { version: '0.5.0', title: 'Profile makeovers', body: 'Spend points on name colours and profile frames.' },
 ];
 
+/** Demo matches pay more than the defaults, so demo players already own and show rewards. */
+const DEMO_EARNING = { played: 150, won: 200 };
+
+/** Who bought and wears what in the demo league (reward values from the catalogue, migration 0007). */
+const DEMO_LOOKS: { player: number; nameColor?: string; frame?: string }[] = [
+  { player: 0, nameColor: '#dc143c', frame: 'bronze' },
+  { player: 3, nameColor: '#ffd700' },
+  { player: 8, frame: 'bronze' },
+];
+
 /**
  * Fills an empty database with a small, believable league: 12 players, 8 matches recorded
- * through recordMatch (so every rating is the sum of its matches), 5 changelog entries and one
+ * through recordMatch (so every rating is the sum of its matches, every balance the sum of its
+ * ledger), a few rewards bought and worn, 5 changelog entries and one
  * announcement active at `now`. Lobby codes are lowercase with a dash, which live lobbies never
  * use, so demo matches cannot block a real report.
  */
 export async function seedDemoData(db: Database, now: Date): Promise<void> {
   const users = new UsersRepository(db);
-  const matches = new MatchRepository(db);
+  const matches = new MatchRepository(db, DEMO_EARNING);
   const ids: number[] = [];
   for (const [i, username] of DEMO_PLAYERS.entries()) {
     const user = await users.upsertFromLogin({
@@ -59,6 +71,8 @@ export async function seedDemoData(db: Database, now: Date): Promise<void> {
     await matches.recordMatch(demoReport(n, match, ids, now));
   }
 
+  await dressUp(db, ids);
+
   const em = db.em();
   CHANGELOG.forEach((entry, i) => {
     em.create(ChangelogEntry, { ...entry, createdAt: hoursBefore(now, 24 * 7 * (CHANGELOG.length - i)) });
@@ -72,6 +86,20 @@ export async function seedDemoData(db: Database, now: Date): Promise<void> {
     createdAt: hoursBefore(now, 1),
   });
   await em.flush();
+}
+
+/** Redeems and applies the demo looks through the points repository, as a player would. */
+async function dressUp(db: Database, ids: number[]): Promise<void> {
+  const points = new PointsRepository(db);
+  const catalogue = await points.rewards();
+  const rewardOf = (kind: string, value: string) => catalogue.find((r) => r.kind === kind && r.value === value)!;
+  for (const look of DEMO_LOOKS) {
+    const userId = ids[look.player];
+    const color = look.nameColor ? rewardOf('name_color', look.nameColor) : undefined;
+    const frame = look.frame ? rewardOf('profile_frame', look.frame) : undefined;
+    for (const reward of [color, frame]) if (reward) await points.redeem(userId, reward.id);
+    await points.applyMakeover(userId, { nameColor: color?.value, profileFrame: frame?.value });
+  }
 }
 
 /** Seeds only a database without users. Returns whether it seeded. */

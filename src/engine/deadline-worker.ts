@@ -1,4 +1,4 @@
-import type { LiveStore } from '../live/live-store';
+import { DEFAULT_LEASE_MS, type LiveStore } from '../live/live-store';
 
 export interface DueQueue {
   queue: string;
@@ -15,6 +15,8 @@ export interface DeadlineWorkerOptions {
   batch?: number;
   /** How far in the future a failed member is put back. */
   retryMs?: number;
+  /** How long a claim is this worker's before another may take it (the worker may have died). */
+  leaseMs?: number;
   onError: (error: unknown, queue: string, member?: string) => void;
 }
 
@@ -25,16 +27,19 @@ export interface DeadlineWorker {
 }
 
 /**
- * Polls the durable queues of the live store. `claimDue` hands each due member to exactly one
- * caller across all instances, so a deadline runs once however many servers poll; the queue
- * itself outlives any process, so a deadline survives restarts. The clock is injected so tests
- * can move time.
+ * Polls the durable queues of the live store. `claimDue` leases each due member to one caller
+ * across all instances; the member leaves the queue only when its work is done (`completeDue`),
+ * so a worker that dies between claim and apply leaves it due again when the lease ends, and
+ * another instance runs it. The work therefore must bear running twice (a tick catches a lobby
+ * up with the clock; a match already written is not written again). The queue outlives any
+ * process, so a deadline survives restarts. The clock is injected so tests can move time.
  */
 export function startDeadlineWorker(options: DeadlineWorkerOptions): DeadlineWorker {
   const { live, clock, queues, onError } = options;
   const intervalMs = options.intervalMs ?? 250;
   const batch = options.batch ?? 50;
   const retryMs = options.retryMs ?? 1_000;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<number> = Promise.resolve(0);
@@ -51,11 +56,13 @@ export function startDeadlineWorker(options: DeadlineWorkerOptions): DeadlineWor
   }
 
   async function runBatch({ queue, run }: DueQueue): Promise<number> {
-    const members = await live.claimDue(queue, clock(), batch);
+    const now = clock();
+    const members = await live.claimDue(queue, now, batch, leaseMs);
     await Promise.all(
       members.map(async (member) => {
         try {
           await run(member);
+          await live.completeDue(queue, member, now + leaseMs);
         } catch (error) {
           onError(error, queue, member);
           if (!stopped) await live.schedule(queue, member, clock() + retryMs).catch((e) => onError(e, queue, member));

@@ -1,9 +1,13 @@
 import type { LobbyChatMessage, LobbyDetail, LobbySummary } from '../../schema/lobby';
+import { lobbyDetail, type LobbyState } from '../domain/lobby';
+import type { LiveStore, Publication, Unsubscribe } from '../live/live-store';
 
 /**
- * Where the lobby engine announces changes. The realtime layer implements it with socket.io
- * rooms (through the Redis adapter, so every instance's subscribers receive it); tests and the
- * REST-only composition can record or drop the calls.
+ * Where the lobby engine's announcements reach watchers. The engine never calls this port itself:
+ * it publishes on the live store's lobby feed in the same atomic step as the change (see
+ * `lobbyUpdates`), and every instance runs `startLobbyFeed`, which hands what arrives from that
+ * one channel to its own sockets. The live store orders the feed by commit, so every subscriber of
+ * a lobby sees its versions strictly increasing whichever instance made them.
  */
 export interface LobbyBroadcast {
   lobbyUpdated(code: string, version: number, lobby: LobbyDetail): void;
@@ -16,3 +20,49 @@ export const SILENT_BROADCAST: LobbyBroadcast = {
   lobbyChat: () => undefined,
   lobbiesChanged: () => undefined,
 };
+
+/** The one channel of every lobby announcement. */
+export const LOBBY_FEED_CHANNEL = 'lobby-feed';
+
+/* A feed message is one letter saying what it is, then the JSON of the event's payload. */
+const UPDATE = 'u';
+const CHAT = 'c';
+const LIST = 'l';
+
+/** The `lobby:update` of each changed state, in version order, to publish with the write that makes them. */
+export function lobbyUpdates(states: readonly LobbyState[], now: number): Publication | undefined {
+  if (states.length === 0) return undefined;
+  const messages = states.map((state) => UPDATE + JSON.stringify({ code: state.code, version: state.version, lobby: lobbyDetail(state, now) }));
+  return { channel: LOBBY_FEED_CHANNEL, messages };
+}
+
+/** A chat message, published with the push that stores it, so watchers get chat in history order. */
+export function chatPublication(code: string, message: LobbyChatMessage): Publication {
+  return { channel: LOBBY_FEED_CHANNEL, messages: [CHAT + JSON.stringify({ code, message })] };
+}
+
+export function publishLobbies(live: LiveStore, lobbies: LobbySummary[]): Promise<void> {
+  return live.publish(LOBBY_FEED_CHANNEL, LIST + JSON.stringify({ lobbies }));
+}
+
+/**
+ * This instance's delivery of the lobby feed to its own watchers. Resolves once subscribed: from
+ * then on nothing published is missed.
+ */
+export function startLobbyFeed(live: LiveStore, broadcast: LobbyBroadcast): Promise<Unsubscribe> {
+  return live.subscribe(LOBBY_FEED_CHANNEL, (message) => {
+    switch (message[0]) {
+      case UPDATE: {
+        const { code, version, lobby } = JSON.parse(message.slice(1));
+        return broadcast.lobbyUpdated(code, version, lobby);
+      }
+      case CHAT: {
+        const { code, message: chat } = JSON.parse(message.slice(1));
+        return broadcast.lobbyChat(code, chat);
+      }
+      case LIST:
+        return broadcast.lobbiesChanged(JSON.parse(message.slice(1)).lobbies);
+      // Anything else (a test's marker) is not for watchers.
+    }
+  });
+}

@@ -55,11 +55,22 @@ const RUNS: { [N in LobbyCommandName]: CommandRun<N> } = {
   },
 };
 
+/** Runs before a command reaches the engine (the per-user limits); throws to refuse it. */
+export type LobbyCommandGate = (type: LobbyCommandName, caller: Caller) => Promise<void>;
+
 /**
  * Runs command `name` on lobby `code` (already parsed by the route's params schema) with a body
  * its contract already parsed; answers the success body. Refusals are thrown as the engine throws
  * them (DomainError, 401), for the door's one error mapping.
  */
-export function runLobbyCommand<N extends LobbyCommandName>(engine: LobbyEngine, code: string, name: N, body: BodyOfCommand<N>, caller: Caller): Promise<unknown> {
+export async function runLobbyCommand<N extends LobbyCommandName>(
+  engine: LobbyEngine,
+  code: string,
+  name: N,
+  body: BodyOfCommand<N>,
+  caller: Caller,
+  gate?: LobbyCommandGate,
+): Promise<unknown> {
+  await gate?.(name, caller);
   return (RUNS[name] as CommandRun<N>)(engine, code, body, caller);
 }

@@ -13,5 +13,5 @@ export interface LobbyContext {
   clock: () => number;
   logger: EngineLogger;
   isBanned: (userId: number) => Promise<boolean>;
-  invalidate: (topic: 'lobbies' | 'matches') => void;
+  invalidate: (topic: 'lobbies' | 'matches' | 'points') => void;
 }

@@ -4,6 +4,7 @@ import type { CasWrite, LiveStore } from '../live/live-store';
 import type { EngineLogger, LobbyRecords } from './engine-ports';
 import { lobbyKey, lobbyMemberKey } from './live-keys';
 import { KeyedSerializer } from './keyed-serializer';
+import { EPOCH_SPAN } from './live-epoch';
 
 /** Closed lobbies stay readable in the live store for a day, then only from Postgres. */
 export const CLOSED_LOBBY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -54,6 +55,8 @@ export class LobbyDocuments {
     private readonly live: LiveStore,
     private readonly records: LobbyRecords,
     private readonly logger: EngineLogger,
+    /** The live epoch (see LiveEpoch); a rebuilt lobby's version starts above it. None: epoch 0. */
+    private readonly epoch: () => Promise<number> = async () => 0,
   ) {}
 
   async load(code: string): Promise<LoadedLobby | null> {
@@ -66,7 +69,11 @@ export class LobbyDocuments {
   async restore(code: string): Promise<LoadedLobby | null> {
     const record = await this.records.load(code);
     if (!record) return null;
-    const state = parseLobby(record.snapshot);
+    const snapshot = parseLobby(record.snapshot);
+    // Postgres holds the last saved version, not the last served one (votes and chat are not
+    // saved): the rebuilt document goes above anything an earlier epoch could have served.
+    const version = Math.max(snapshot.version, (await this.epoch()) * EPOCH_SPAN) + 1;
+    const state: LobbyState = { ...snapshot, version };
     // The members' index entries are restored too, where nobody has written them since.
     const members = openMembers(state);
     const index = await this.live.getMany<string>(members.map(lobbyMemberKey));

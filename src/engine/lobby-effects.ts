@@ -1,9 +1,9 @@
 import {
-  isClosed, lobbyDetail, lobbySummary, nextDeadline, type LobbyCommandType, type LobbyState, type LobbySummary,
+  isClosed, lobbySummary, nextDeadline, type LobbyCommandType, type LobbyState, type LobbySummary,
 } from '../domain/lobby';
 import type { LiveStore } from '../live/live-store';
 import type { EngineLogger } from './engine-ports';
-import type { LobbyBroadcast } from './lobby-broadcast';
+import { publishLobbies } from './lobby-broadcast';
 import { LOBBY_DEADLINES, lobbyChatKey, lobbyKey, OPEN_LOBBIES } from './live-keys';
 import { CLOSED_LOBBY_TTL_MS, liveLobbyState, type LiveLobby, type LobbyDocuments } from './lobby-documents';
 import type { Committed } from './lobby-transaction';
@@ -15,7 +15,6 @@ const PERSISTED_WITHOUT_EVENT: readonly string[] = ['pick', 'unpick', 'drop-to-p
 export interface LobbyEffectsDeps {
   live: LiveStore;
   documents: LobbyDocuments;
-  broadcast: LobbyBroadcast;
   clock: () => number;
   logger: EngineLogger;
   /** Drops a public-cache topic in every instance. */
@@ -24,8 +23,7 @@ export interface LobbyEffectsDeps {
 }
 
 /**
- * Everything a committed change causes beyond the live document: the push to watchers, the open
- * lobby list, the durable deadline, the Postgres record. Run after the compare-and-set, before
+ * Everything a committed change causes beyond the live document: the open lobby list, the durable deadline, the Postgres record. Run after the compare-and-set, before
  * the response.
  */
 export class LobbyEffects {
@@ -33,16 +31,14 @@ export class LobbyEffects {
 
   constructor(private readonly deps: LobbyEffectsDeps) {
     // Many changes in a burst cost one listing: a refresh asked for while one runs runs once after it.
-    this.#lobbiesFeed = new Rerun(async () => deps.broadcast.lobbiesChanged(await deps.summaries()), (error) =>
+    this.#lobbiesFeed = new Rerun(async () => publishLobbies(deps.live, await deps.summaries()), (error) =>
       deps.logger.error({ err: error }, 'refreshing the lobby list failed'),
     );
   }
 
-  /** `announce`: push the lobby even when unchanged (a deadline passed: a ready flag went off). */
-  async committed(c: Committed, type: LobbyCommandType | 'create', options: { announce?: boolean } = {}): Promise<void> {
+  /** The push to watchers went out with the compare-and-set itself (see lobby-broadcast). */
+  async committed(c: Committed, type: LobbyCommandType | 'create'): Promise<void> {
     const { before, after, now } = c;
-    const { broadcast } = this.deps;
-    if (c.changed || options.announce) broadcast.lobbyUpdated(after.code, after.version, lobbyDetail(after, now));
     const work: Promise<void>[] = [];
     if (c.restored || type === 'create') work.push(this.track(after));
     if (c.changed && (type === 'create' || summaryChanged(before, after))) work.push(this.listChanged(before, after));

@@ -11,7 +11,7 @@ import type { LobbyCreateBody } from '../../schema/lobby-bodies';
 import { CONSOLE_LOGGER, type BanLookup, type EngineLogger, type LobbyRecords, type MatchRecorder, type UnrecordedLobbies } from './engine-ports';
 import { LOBBY_CHAT_SEQUENCE, lobbyChatKey, lobbyKey, lobbyMemberKey, OPEN_LOBBIES } from './live-keys';
 import { actorOf, banCheck, requireUser, SYSTEM_ACTOR } from './lobby-actors';
-import { SILENT_BROADCAST, type LobbyBroadcast } from './lobby-broadcast';
+import { chatPublication, lobbyUpdates } from './lobby-broadcast';
 import { lobbyCodeFrom, LOBBY_CODE_LENGTH } from './lobby-code';
 import type { LobbyContext } from './lobby-context';
 import { LobbyDocuments, lobbyWrite, liveLobbyState } from './lobby-documents';
@@ -28,14 +28,25 @@ export interface LobbyEngineDeps {
   matches: MatchRecorder;
   bans: BanLookup;
   unrecorded?: UnrecordedLobbies;
-  broadcast?: LobbyBroadcast;
   clock?: () => number;
   logger?: EngineLogger;
   /** Drops a public-cache topic in every instance (see public-cache-invalidation). */
-  invalidate?: (topic: 'lobbies' | 'matches') => void;
+  invalidate?: (topic: 'lobbies' | 'matches' | 'points') => void;
   randomBytes?: (size: number) => Uint8Array;
+  /** The live epoch (LiveEpoch.current): lobbies rebuilt from Postgres get versions above it. */
+  epoch?: () => Promise<number>;
   /** Maps a custom map pool may use (built-in and uploaded); the formats' default maps otherwise. */
   maps?: { names(): Promise<readonly string[]> };
+  /** Game server reservations a lobby can be pinned to; without it no reservation id is anyone's. */
+  reservations?: ReservationPins;
+}
+
+/** The servers area's answer to "may this user pin a lobby to this reservation". */
+export interface ReservationPins {
+  /** Throws 404 (unknown), 403 (someone else's) or 409 (already over). */
+  checkPinnable(userId: number, reservationId: number): Promise<void>;
+  /** Records the pin once the lobby exists. */
+  pinned(reservationId: number, code: string): Promise<void>;
 }
 
 /** Chat keeps the last 200 messages of a lobby. */
@@ -46,17 +57,15 @@ const NOTHING_STALE: StaleEntries = new Map();
 export class LobbyEngine {
   readonly #ctx: LobbyContext;
   readonly #reporter: MatchReporter;
-  readonly #broadcast: LobbyBroadcast;
   readonly #group: LobbyGroupCommit;
 
   constructor(private readonly deps: LobbyEngineDeps) {
     const clock = deps.clock ?? Date.now;
     const logger = deps.logger ?? CONSOLE_LOGGER;
     const invalidate = deps.invalidate ?? (() => undefined);
-    this.#broadcast = deps.broadcast ?? SILENT_BROADCAST;
-    const documents = new LobbyDocuments(deps.live, deps.records, logger);
+    const documents = new LobbyDocuments(deps.live, deps.records, logger, deps.epoch);
     const effects = new LobbyEffects({
-      live: deps.live, documents, broadcast: this.#broadcast, clock, logger, invalidate, summaries: () => this.summaries(),
+      live: deps.live, documents, clock, logger, invalidate, summaries: () => this.summaries(),
     });
     const index = new MembershipIndex(deps.live, documents);
     this.#ctx = { live: deps.live, documents, effects, index, clock, logger, invalidate, isBanned: banCheck(deps.bans, clock) };
@@ -66,8 +75,11 @@ export class LobbyEngine {
 
   async create(caller: Caller, body: LobbyCreateBody): Promise<{ code: string; lobby: LobbyDetail }> {
     const user = requireUser(caller);
-    // Reservations arrive with the servers issue; until then no id can be one of the caller's.
-    if (body.reservation_id !== undefined && body.reservation_id !== null) throw notFound('reservation not found');
+    const reservationId = body.reservation_id ?? null;
+    if (reservationId !== null) {
+      if (!this.deps.reservations) throw notFound('reservation not found');
+      await this.deps.reservations.checkPinnable(user.id, reservationId);
+    }
     const { live, clock, effects, index } = this.#ctx;
     const [banned, knownMaps] = await Promise.all([this.#ctx.isBanned(user.id), this.deps.maps?.names()]);
     const random = this.deps.randomBytes ?? secureRandomBytes;
@@ -78,19 +90,20 @@ export class LobbyEngine {
       const stale = await index.staleEntries([user.id], null);
       const entry = await live.get(lobbyMemberKey(user.id));
       const now = clock();
-      const input = { code, name: body.name, format: body.format, mapPool: body.map_pool, region: body.region ?? null };
+      const input = { code, name: body.name, format: body.format, mapPool: body.map_pool, region: body.region ?? null, reservationId };
       const outcome = createLobby(input, actorOf(user, currentLobbyOf(user.id, entry, stale), banned), now, {
         knownMaps,
       });
       if (!outcome.ok) throw outcome.error;
       const state = outcome.state;
-      const written = await live.compareAndSet([
-        lobbyWrite(state, 0),
-        { key: lobbyMemberKey(user.id), expectedVersion: entry?.version ?? 0, value: code },
-      ]);
+      const written = await live.compareAndSet(
+        [lobbyWrite(state, 0), { key: lobbyMemberKey(user.id), expectedVersion: entry?.version ?? 0, value: code }],
+        lobbyUpdates([state], now),
+      );
       if (!written.ok) continue;
       const committed: Committed = { before: state, after: state, events: outcome.events, changed: true, now, storeVersion: written.versions[0], restored: false };
       await effects.committed(committed, 'create');
+      if (reservationId !== null) await this.deps.reservations!.pinned(reservationId, code);
       return { code, lobby: lobbyDetail(state, now) };
     }
     throw new Error('could not find a free lobby code');
@@ -144,8 +157,7 @@ export class LobbyEngine {
     const problem = validateChat(state, actor, message, now);
     if (problem) throw problem;
     const entry = chatMessage(await live.increment(LOBBY_CHAT_SEQUENCE), actor.profile, message as string, now);
-    await live.listPush(lobbyChatKey(code), entry, CHAT_HISTORY);
-    this.#broadcast.lobbyChat(code, entry);
+    await live.listPush(lobbyChatKey(code), entry, CHAT_HISTORY, chatPublication(code, entry));
     return entry;
   }
 
@@ -183,7 +195,7 @@ export class LobbyEngine {
     return matchId;
   }
 
-  /** The deadline worker's command: catch up with the clock and tell watchers, changed or not. */
+  /** The deadline worker's command: catch up with the clock (a lapsed ready flag is a change too). */
   async tick(code: string): Promise<void> {
     let committed: Committed;
     try {
@@ -192,7 +204,7 @@ export class LobbyEngine {
       if ((error as { kind?: string }).kind === 'not_found') return;
       throw error;
     }
-    await this.#ctx.effects.committed(committed, 'tick', { announce: true });
+    await this.#ctx.effects.committed(committed, 'tick');
   }
 
   /** Writes the match of a lobby that ended without one (the worker's retry queue). */

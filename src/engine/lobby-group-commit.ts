@@ -3,6 +3,7 @@ import type { LobbyEvent, LobbyState } from '../domain/lobby';
 import type { LiveStore } from '../live/live-store';
 import { backoff } from './cas-retry';
 import { busy } from './engine-errors';
+import { lobbyUpdates } from './lobby-broadcast';
 import { lobbyKey } from './live-keys';
 import { liveLobbyState, lobbyWrite, type LobbyDocuments } from './lobby-documents';
 import { membershipWrites, type Committed, type ReadDocs } from './lobby-transaction';
@@ -104,7 +105,9 @@ export class LobbyGroupCommit {
         for (const waiting of batch) await this.#commit(code, [waiting]).catch((e) => waiting.reject(e));
         return;
       }
-      const written = await this.live.compareAndSet([lobbyWrite(last, lobbyDoc.version), ...indexWrites]);
+      // Every version of the batch is announced, in order, in the same atomic step: see lobby-broadcast.
+      const changes = decided.flatMap(({ result }) => (result.ok && result.after !== result.before ? [result.after] : []));
+      const written = await this.live.compareAndSet([lobbyWrite(last, lobbyDoc.version), ...indexWrites], lobbyUpdates(changes, now));
       if (written.ok) return settle(written.versions[0]);
     }
     throw busy();

@@ -1,18 +1,23 @@
 import { BanRepository } from '../db/ban-repository';
+import { LastKnown } from '../db/last-known';
+import { LiveEpochRepository } from '../db/live-epoch-repository';
 import { LobbyRecordRepository } from '../db/lobby-record-repository';
 import { MatchRepository } from '../db/match-repository';
 import type { EmSource } from '../db/orm';
 import type { UsersRepository } from '../db/users-repository';
+import type { EarningRates } from '../domain/points/match-earnings';
 import { DomainError } from '../domain/domain-error';
 import type { LiveStore } from '../live/live-store';
 import { startDeadlineWorker } from './deadline-worker';
 import type { EngineLogger } from './engine-ports';
 import { LOBBY_DEADLINES, UNRECORDED_MATCHES } from './live-keys';
-import type { LobbyBroadcast } from './lobby-broadcast';
+import { startLobbyFeed, type LobbyBroadcast } from './lobby-broadcast';
+import { LiveEpoch } from './live-epoch';
 import { LobbyEngine } from './lobby-engine';
 import { PartyEngine } from './party-engine';
 import { startPublicCacheInvalidation } from './public-cache-invalidation';
 import { unrecordedLobbiesIn } from './unrecorded-lobbies';
+import type { ReservationPins } from './lobby-engine';
 
 export interface LobbyServicesInput {
   db: EmSource;
@@ -20,13 +25,20 @@ export interface LobbyServicesInput {
   users: UsersRepository;
   clock: () => number;
   logger: EngineLogger & { info(details: object, message: string): void };
+  /** This instance's watchers: fed from the live store's lobby feed, whichever instance changed the lobby. */
   broadcast: LobbyBroadcast;
   /** This instance's public-read cache; its topics are dropped in every instance on a change. */
   publicCache: { invalidate(...topics: string[]): void };
   /** Maps a lobby's map pool may use. */
   maps?: { names(): Promise<readonly string[]> };
+  /** Reservations a lobby can be pinned to (the servers area). */
+  reservations?: ReservationPins;
+  /** Points a reported match pays (configuration). */
+  earning?: EarningRates;
   /** How often the deadline worker polls (default 250 ms). */
   pollMs?: number;
+  /** How long a claimed deadline is this instance's before another may run it (default DEFAULT_LEASE_MS). */
+  leaseMs?: number;
 }
 
 export interface LobbyServices {
@@ -47,31 +59,51 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
   const invalidation = await startPublicCacheInvalidation(live, (topic) => input.publicCache.invalidate(topic), (error) =>
     logger.error({ err: error }, 'publishing a cache invalidation failed'),
   );
-  const bans = new BanRepository(db);
+  const stopFeed = await startLobbyFeed(live, input.broadcast);
+  const banRows = new BanRepository(db);
+  // Chat and joining check bans: while Postgres cannot answer, a user's last known ban state serves.
+  const banStates = new LastKnown<number, Awaited<ReturnType<BanRepository['activeBan']>>>(clock);
+  const bans = { activeBan: (userId: number, now: Date) => banStates.read(userId, () => banRows.activeBan(userId, now)) };
+  const epoch = new LiveEpoch({
+    live,
+    nextEpoch: () => epochs.next(),
+    rebuild: async (number) => {
+      const rebuilt = await lobbies.recover();
+      invalidation.invalidate('lobbies');
+      logger.warn({ epoch: number, ...rebuilt }, 'the live store had lost its data: open lobbies rebuilt from Postgres');
+    },
+    onError: (error) => logger.error({ err: error }, 'checking the live epoch failed'),
+  });
+  const epochs = new LiveEpochRepository(db);
   const lobbies = new LobbyEngine({
     live,
+    epoch: () => epoch.current(),
     records: new LobbyRecordRepository(db),
-    matches: new MatchRepository(db),
+    matches: new MatchRepository(db, input.earning),
     bans,
     unrecorded: unrecordedLobbiesIn(db),
-    broadcast: input.broadcast,
     clock,
     logger,
     invalidate: (topic) => invalidation.invalidate(topic),
     maps: input.maps,
+    reservations: input.reservations,
   });
   const parties = new PartyEngine({ live, users: input.users, bans, clock });
   try {
+    await epoch.start();
     const recovered = await lobbies.recover();
     if (recovered.restored + recovered.recorded > 0) logger.info(recovered, 'lobbies recovered at start-up');
   } catch (error) {
+    epoch.stop();
     await invalidation.stop();
+    await stopFeed();
     throw error;
   }
   const worker = startDeadlineWorker({
     live,
     clock,
     intervalMs: input.pollMs,
+    leaseMs: input.leaseMs,
     queues: [
       { queue: LOBBY_DEADLINES, run: (code) => lobbies.tick(code) },
       {
@@ -92,9 +124,11 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
     parties,
     invalidate: (topic) => invalidation.invalidate(topic),
     async close() {
+      epoch.stop();
       await worker.stop();
       await lobbies.idle();
       await invalidation.stop();
+      await stopFeed();
     },
   };
 }

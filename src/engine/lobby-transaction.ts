@@ -2,6 +2,7 @@ import { conflict, notFound, type Outcome } from '../domain/domain-error';
 import { openMembers, type LobbyEvent, type LobbyState } from '../domain/lobby';
 import type { CasWrite, LiveStore, VersionedDoc } from '../live/live-store';
 import { backoff } from './cas-retry';
+import { lobbyUpdates } from './lobby-broadcast';
 import { busy } from './engine-errors';
 import { lobbyKey, lobbyMemberKey } from './live-keys';
 import { lobbyWrite, liveLobbyState, type LobbyDocuments } from './lobby-documents';
@@ -69,7 +70,8 @@ export function transact(
       }
       const indexWrites = await membershipWrites(live, code, before, after, docs);
       const writes = [...(changed ? [lobbyWrite(after, lobbyDoc.version)] : []), ...indexWrites, ...extraWrites];
-      const result = await live.compareAndSet(writes);
+      // Watchers hear of the change in the same atomic step: see lobby-broadcast.
+      const result = await live.compareAndSet(writes, changed ? lobbyUpdates([after], now) : undefined);
       if (result.ok) {
         const storeVersion = changed ? result.versions[0] : lobbyDoc.version;
         return { before, after, events: outcome.events, changed, now, storeVersion, restored };

@@ -58,6 +58,7 @@ export class MatchReporter {
       await effects.committed(committed, 'record-match');
       invalidate('matches');
       invalidate('lobbies');
+      invalidate('points');
       return committed.after.matchId ?? matchId;
     } catch (error) {
       // A refusal of the data itself (an unknown player) would fail the same way forever.

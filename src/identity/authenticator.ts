@@ -4,6 +4,7 @@ import { ANONYMOUS, type Caller } from './caller';
 import type { KeyAuditLog } from './key-audit-log';
 import type { KeyRateLimit } from './key-rate-limit';
 import { CredentialResolver, isBearerAttempt, type CredentialSources, type Presented } from './presented-credentials';
+import { originOfUrl, requestSite } from './request-site';
 import { readSessionCookie, sessionSetCookie } from './session-cookie';
 
 /** The parts of an HTTP request the credential check reads (an express Request has them all). */
@@ -44,6 +45,11 @@ export type SocketCredentialResult =
 export interface Authenticator {
   /** For bindRoute: resolves the caller a route accepts or throws 400/401/403/429 (spec, Authentication). */
   authenticate(req: CredentialRequest, res: CredentialResponse, route: RouteRule): Promise<Caller>;
+  /**
+   * The same for the hot routes (lobby commands): the session user's row may be a copy up to half a
+   * second old (recent-users.ts) instead of a Postgres query per request; admin routes still read fresh.
+   */
+  authenticateRecent(req: CredentialRequest, res: CredentialResponse, route: RouteRule): Promise<Caller>;
   /** socket.io handshake: the session cookie, or a premium/admin key as `auth.token`; nothing is anonymous. */
   resolveSocketCredential(input: { cookieHeader?: string; token?: string; address?: string }): Promise<SocketCredentialResult>;
   /** The session a cookie header names, for routes that work with or without one (login, logout, chat callback). */
@@ -85,11 +91,15 @@ function toCaller(decision: Extract<AccessDecision, { allow: true }>, presented:
   return ANONYMOUS;
 }
 
+/** Methods that change nothing; every other one is a state change the CSRF rule covers. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   const resolver = new CredentialResolver(deps);
+  const publicOrigin = originOfUrl(deps.publicUrl);
   const background = (work: Promise<void> | undefined) => void work?.catch((error: unknown) => deps.onBackgroundError?.(error));
 
-  async function authenticate(req: CredentialRequest, res: CredentialResponse, route: RouteRule): Promise<Caller> {
+  async function authenticate(req: CredentialRequest, res: CredentialResponse, route: RouteRule, recentUser = false): Promise<Caller> {
     if (keyInUrl(req.url)) throw deps.refuse(400, 'API keys go in the Authorization header, never in the URL');
     if (route.auth.length === 0) return ANONYMOUS;
     const access: RouteAccess = { accepts: route.auth, role: route.role ?? 'any' };
@@ -115,10 +125,18 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
       }
     }
 
-    const presented = await resolver.resolve(raw, { accepts: route.auth, premiumForSession: route.role === 'premium' }, key);
+    // Admin routes read the user's row fresh: removing an admin flag there takes effect at once.
+    const needs = { accepts: route.auth, premiumForSession: route.role === 'premium', recentUser: recentUser && route.role !== 'admin' };
+    const presented = await resolver.resolve(raw, needs, key);
     const decision = decideAccess(access, presented.credentials);
     if (!decision.allow) throw deps.refuse(decision.status, decision.error);
     const caller = toCaller(decision, presented);
+    // CSRF: the cookie rides along on another site's form or fetch too (request-site.ts).
+    // A key in a header is never sent by a browser on its own, so key callers are not checked.
+    if (caller.kind === 'session' && !SAFE_METHODS.has(req.method)) {
+      const site = requestSite({ origin: header(req, 'origin'), referer: header(req, 'referer'), host: header(req, 'host') }, publicOrigin);
+      if (site === 'foreign') throw deps.refuse(403, 'cross-site request refused: state changes with the session cookie come from this site\'s pages only');
+    }
     if (caller.user) background(deps.presence.touch(caller.user.id));
     // Sliding expiry: the store renewed the session, so the browser's cookie is renewed with it.
     if (caller.kind === 'session' && presented.session?.session.refreshed) {
@@ -165,5 +183,10 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     return session;
   }
 
-  return { authenticate, resolveSocketCredential, optionalSession };
+  return {
+    authenticate: (req, res, route) => authenticate(req, res, route),
+    authenticateRecent: (req, res, route) => authenticate(req, res, route, true),
+    resolveSocketCredential,
+    optionalSession,
+  };
 }

@@ -4,6 +4,8 @@ import { ApiKeyRepository } from '../db/api-key-repository';
 import { AuditRepository } from '../db/audit-repository';
 import type { Database } from '../db/orm';
 import { PremiumRepository } from '../db/premium-repository';
+import { LastKnown } from '../db/last-known';
+import { OpenIdNonceRepository } from '../db/openid-nonce-repository';
 import type { UsersRepository } from '../db/users-repository';
 import { createChatLink } from '../integrations/discord-oauth';
 import type { LiveStore } from '../live/live-store';
@@ -14,6 +16,7 @@ import { ChatAccountLink } from './chat-account-link';
 import { KeyAuditLog } from './key-audit-log';
 import { KeyRateLimit } from './key-rate-limit';
 import { PlatformLogin } from './platform-login';
+import { RecentUsers } from './recent-users';
 import type { Presence } from './presence';
 import { SessionStore } from './session-store';
 
@@ -60,9 +63,14 @@ export function createIdentity(input: IdentityInput): Identity {
     addressSecret,
     { onError: (error) => logger.error({ err: error }, 'audit rows not written yet; will retry') },
   );
+  // Routes that need only the live store (vote, chat) keep working while Postgres cannot answer
+  // this second: the user row behind a session is served from the last read (see LastKnown).
+  const userRows = new LastKnown<number, Awaited<ReturnType<UsersRepository['findById']>>>(clock);
+  const lastKnownUsers = { findById: (id: number) => userRows.read(id, () => users.findById(id)) };
   const authenticator = createAuthenticator({
     sessions,
-    users,
+    users: lastKnownUsers,
+    recentUsers: new RecentUsers(lastKnownUsers),
     keys: keyRepository,
     premium,
     pluginSecret: config.pluginSecret,
@@ -82,7 +90,7 @@ export function createIdentity(input: IdentityInput): Identity {
     adminPlatformIds: config.adminPlatformIds,
     users,
     sessions,
-    live,
+    nonces: new OpenIdNonceRepository(db),
     clock,
   });
   const chat = new ChatAccountLink({

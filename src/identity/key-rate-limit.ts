@@ -18,10 +18,15 @@ export class KeyRateLimit {
     private readonly windowMs = KEY_WINDOW_MS,
   ) {}
 
-  async hit(keyId: number): Promise<RateVerdict> {
-    const result = await this.live.hitWindow(`ratelimit:key:${keyId}`, this.clock(), this.windowMs, this.limit);
-    if (result.allowed) return { allowed: true };
-    // Retry-After is whole seconds; rounding up never invites a retry that is still refused.
-    return { allowed: false, retryAfterS: Math.max(1, Math.ceil(result.retryAfterMs / 1000)) };
+  hit(keyId: number): Promise<RateVerdict> {
+    return hitSlidingWindow(this.live, `ratelimit:key:${keyId}`, this.clock(), this.windowMs, this.limit);
   }
+}
+
+/** One hit on a sliding window shared by every instance (the live store's atomic counter). */
+export async function hitSlidingWindow(live: LiveStore, key: string, now: number, windowMs: number, limit: number): Promise<RateVerdict> {
+  const result = await live.hitWindow(key, now, windowMs, limit);
+  if (result.allowed) return { allowed: true };
+  // Retry-After is whole seconds; rounding up never invites a retry that is still refused.
+  return { allowed: false, retryAfterS: Math.max(1, Math.ceil(result.retryAfterMs / 1000)) };
 }

@@ -3,7 +3,6 @@ import type { UserRecord } from '../db/user-record';
 import type { LoginProfile } from '../db/users-repository';
 import { buildLoginRedirect, NONCE_MAX_SKEW_MS, verifyAssertion, type AssertionFailure } from '../integrations/steam-openid';
 import { fetchPlayerSummary } from '../integrations/steam-profile';
-import type { LiveStore } from '../live/live-store';
 import type { SessionStore } from './session-store';
 
 export interface PlatformLoginDeps {
@@ -16,13 +15,14 @@ export interface PlatformLoginDeps {
     upsertFromLogin(profile: LoginProfile): Promise<UserRecord>;
   };
   sessions: Pick<SessionStore, 'create' | 'destroy'>;
-  live: Pick<LiveStore, 'compareAndSet'>;
+  /** Used nonces, in Postgres: a flushed live store must not make a used assertion good again. */
+  nonces: { claim(nonceHash: string, expiresAt: Date, now: Date): Promise<boolean> };
   clock: () => number;
 }
 
 export type LoginOutcome =
   | { ok: true; cookieValue: string; user: UserRecord }
-  | { ok: false; reason: AssertionFailure };
+  | { ok: false; reason: AssertionFailure | 'login_not_started' };
 
 // A claimed nonce must be remembered for as long as its timestamp could still pass the skew check.
 const NONCE_TTL_MS = 2 * NONCE_MAX_SKEW_MS + 60_000;
@@ -35,15 +35,25 @@ export class PlatformLogin {
     return `${this.deps.publicUrl}/auth/platform/callback`;
   }
 
-  redirectUrl(): URL {
-    return buildLoginRedirect({ providerUrl: this.deps.openIdUrl, returnTo: this.returnTo, realm: `${this.deps.publicUrl}/` });
+  /** The return_to of a login started with `state` (the browser's login-state cookie). */
+  returnToFor(state: string): string {
+    return `${this.returnTo}?state=${encodeURIComponent(state)}`;
   }
 
-  /** Verifies the provider's reply; on success the user is created or refreshed and a session opened. */
-  async complete(query: URLSearchParams, previousCookie: string | undefined): Promise<LoginOutcome> {
+  redirectUrl(state: string): URL {
+    return buildLoginRedirect({ providerUrl: this.deps.openIdUrl, returnTo: this.returnToFor(state), realm: `${this.deps.publicUrl}/` });
+  }
+
+  /**
+   * Verifies the provider's reply; on success the user is created or refreshed and a session
+   * opened. `state` is the login-state cookie of the browser at the callback: the signed
+   * return_to must carry it, so the login completes only in the browser that started it.
+   */
+  async complete(query: URLSearchParams, previousCookie: string | undefined, state: string | undefined): Promise<LoginOutcome> {
+    if (!state || query.get('state') !== state) return { ok: false, reason: 'login_not_started' };
     const verdict = await verifyAssertion({
       providerUrl: this.deps.openIdUrl,
-      expectedReturnTo: this.returnTo,
+      expectedReturnTo: this.returnToFor(state),
       query,
       claimNonce: (nonce) => this.claimNonce(nonce),
       now: this.deps.clock(),
@@ -57,9 +67,9 @@ export class PlatformLogin {
   }
 
   private async claimNonce(nonce: string): Promise<boolean> {
-    const key = `openid-nonce:${createHash('sha256').update(nonce).digest('base64url')}`;
-    const result = await this.deps.live.compareAndSet([{ key, expectedVersion: 0, value: 1, ttlMs: NONCE_TTL_MS }]);
-    return result.ok;
+    const now = this.deps.clock();
+    const hash = createHash('sha256').update(nonce).digest('base64url');
+    return this.deps.nonces.claim(hash, new Date(now + NONCE_TTL_MS), new Date(now));
   }
 
   /**

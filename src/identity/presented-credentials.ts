@@ -9,6 +9,8 @@ import type { Session } from './session-store';
 export interface CredentialSources {
   sessions: { resolve(cookieValue: string | undefined): Promise<(Session & { refreshed?: boolean }) | null> };
   users: { findById(id: number): Promise<UserRecord | null> };
+  /** The same lookup from a copy at most half a second old (recent-users.ts), for routes that allow it. */
+  recentUsers?: { findById(id: number): Promise<UserRecord | null> };
   keys: { findActiveByHash(keyHash: string): Promise<ApiKeyRecord | null> };
   premium: { activeGrant(userId: number, now: Date): Promise<unknown | null> };
   pluginSecret: string | undefined;
@@ -34,6 +36,8 @@ export interface ResolveNeeds {
   accepts: readonly RouteCredential[];
   /** Load the account's premium state even for a session (a role 'premium' route). */
   premiumForSession: boolean;
+  /** The session user's row may be a recent copy (every route but the admin ones). */
+  recentUser?: boolean;
 }
 
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
@@ -79,11 +83,12 @@ export class CredentialResolver {
     return { credentials: [credential], key, ...(user ? { keyUser: user } : {}) };
   }
 
-  async session(cookieValue: string | undefined, withPremium: boolean): Promise<Presented['session'] & { access: AccessUser } | null> {
+  async session(cookieValue: string | undefined, withPremium: boolean, recentUser = false): Promise<Presented['session'] & { access: AccessUser } | null> {
     if (!cookieValue) return null;
     const session = await this.sources.sessions.resolve(cookieValue);
     if (!session) return null;
-    const user = await this.sources.users.findById(session.userId);
+    const users = (recentUser && this.sources.recentUsers) || this.sources.users;
+    const user = await users.findById(session.userId);
     if (!user) return null;
     return { session, user, cookieValue, access: await this.accessUser(user, withPremium) };
   }
@@ -103,7 +108,7 @@ export class CredentialResolver {
       presented.credentials.push({ kind: 'plugin', valid: secretMatches(raw.pluginSecret, this.sources.pluginSecret) });
     }
     if (needs.accepts.includes('session')) {
-      const found = await this.session(raw.sessionCookie, needs.premiumForSession);
+      const found = await this.session(raw.sessionCookie, needs.premiumForSession, needs.recentUser);
       if (found) {
         const { access, ...session } = found;
         presented.session = session;

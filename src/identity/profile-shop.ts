@@ -1,14 +1,9 @@
-import type { EmSource } from '../db/orm';
+import type { PointsRepository } from '../db/points-repository';
 import { DomainError } from '../domain/domain-error';
 import { setCustomAvatar, type CustomAvatarChange } from '../domain/profile/custom-avatar';
 import { setProfileMakeover, type MakeoverChange, type MakeoverInput, type OwnedReward } from '../domain/profile/profile-makeover';
 
-/**
- * What profile changes need from the points system. Points arrive with their own issue; until
- * then `emptyPointsShop` stands in: an empty wallet and no owned rewards, so the routes already
- * answer 400/402/404 by the domain rules. The points issue replaces it with a real shop
- * (IdentityRoutersInput.shop).
- */
+/** What profile changes need from the points system (src/db/points-repository.ts behind it). */
 export interface PointsShop {
   /** The price of a custom avatar, in points (configuration). */
   readonly customAvatarCost: number;
@@ -19,23 +14,18 @@ export interface PointsShop {
   applyMakeover(userId: number, change: MakeoverChange): Promise<void>;
 }
 
-/** Until points exist nothing can be owned, so the only makeover that passes the rules clears a field. */
-export function emptyPointsShop(db: EmSource): PointsShop {
+/** The shop over the points ledger; `onSpent` runs after a purchase moved a balance (leaderboard caches). */
+export function pointsShop(points: PointsRepository, customAvatarCost: number, onSpent: () => void): PointsShop {
   return {
-    customAvatarCost: 500,
-    balance: async () => 0,
-    ownedRewards: async () => [],
-    buyCustomAvatar: async () => false,
-    applyMakeover: async (userId, change) => {
-      const fields: Array<[string, string | null | undefined]> = [
-        ['name_color', change.nameColor],
-        ['profile_frame', change.profileFrame],
-      ];
-      const present = fields.filter(([, value]) => value !== undefined);
-      if (present.length === 0) return;
-      const sql = `update users set ${present.map(([column]) => `${column} = ?`).join(', ')} where id = ?`;
-      await db.em().execute(sql, [...present.map(([, value]) => value ?? null), userId]);
+    customAvatarCost,
+    balance: async (userId) => (await points.wallet(userId)).balance,
+    ownedRewards: (userId) => points.ownedRewards(userId),
+    buyCustomAvatar: async (userId, change) => {
+      const bought = await points.buyCustomAvatar(userId, change);
+      if (bought) onSpent();
+      return bought;
     },
+    applyMakeover: (userId, change) => points.applyMakeover(userId, change),
   };
 }
 

@@ -22,9 +22,9 @@ export const readSessionCookie = (header: string | undefined): string | undefine
  * HttpOnly so page scripts cannot read it, SameSite=Lax so cross-site POSTs do not carry it while
  * the redirect back from the identity provider (a top-level GET) still does, Secure on https.
  */
-function attributes(publicUrl: string, maxAgeS: number): string {
+function attributes(publicUrl: string, maxAgeS: number, path = '/'): string {
   const secure = publicUrl.startsWith('https:') ? '; Secure' : '';
-  return `Path=/; Max-Age=${maxAgeS}; HttpOnly; SameSite=Lax${secure}`;
+  return `Path=${path}; Max-Age=${maxAgeS}; HttpOnly; SameSite=Lax${secure}`;
 }
 
 export function sessionSetCookie(value: string, publicUrl: string): string {
@@ -33,4 +33,24 @@ export function sessionSetCookie(value: string, publicUrl: string): string {
 
 export function sessionClearCookie(publicUrl: string): string {
   return `${SESSION_COOKIE}=; ${attributes(publicUrl, 0)}; Expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+}
+
+/**
+ * The login state: set when this browser starts a login (GET /auth/platform), echoed in the
+ * OpenID return_to, and required at the callback, so an assertion obtained in another browser
+ * (login CSRF: being logged in as the attacker) is refused. Lax, because the provider's redirect
+ * back is a top-level GET; scoped to the login paths and short-lived.
+ */
+export const LOGIN_STATE_COOKIE = 'league_login';
+const LOGIN_STATE_PATH = '/auth/platform';
+export const LOGIN_STATE_MAX_AGE_S = 600;
+
+export const readLoginStateCookie = (header: string | undefined): string | undefined => readCookie(header, LOGIN_STATE_COOKIE);
+
+export function loginStateSetCookie(value: string, publicUrl: string): string {
+  return `${LOGIN_STATE_COOKIE}=${value}; ${attributes(publicUrl, LOGIN_STATE_MAX_AGE_S, LOGIN_STATE_PATH)}`;
+}
+
+export function loginStateClearCookie(publicUrl: string): string {
+  return `${LOGIN_STATE_COOKIE}=; ${attributes(publicUrl, 0, LOGIN_STATE_PATH)}; Expires=Thu, 01 Jan 1970 00:00:00 GMT`;
 }

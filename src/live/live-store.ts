@@ -46,6 +46,9 @@ export interface Publication {
   messages: string[];
 }
 
+/** How long a claimed deadline stays with its worker before it is due again, unless completed. */
+export const DEFAULT_LEASE_MS = 10_000;
+
 export interface LiveStore {
   readonly kind: 'memory' | 'redis';
 
@@ -75,8 +78,17 @@ export interface LiveStore {
   /** Durable deadlines: a member of a queue becomes due at `dueAt` (ms epoch); re-scheduling moves it. */
   schedule(queue: string, member: string, dueAt: number): Promise<void>;
   unschedule(queue: string, member: string): Promise<void>;
-  /** Atomically removes and returns up to `limit` members due at `now`: each is claimed by one caller only. */
-  claimDue(queue: string, now: number, limit: number): Promise<string[]>;
+  /**
+   * Claims up to `limit` members due at `now`, each by one caller only. A claim is a lease: the
+   * member stays in the queue, due again at `now + leaseMs` (default DEFAULT_LEASE_MS), so a
+   * worker that dies before `completeDue` loses nothing; the work must bear running twice.
+   */
+  claimDue(queue: string, now: number, limit: number, leaseMs?: number): Promise<string[]>;
+  /**
+   * Ends a claim made with lease end `claimedUntil` (now + leaseMs): removes the member unless it
+   * was scheduled again since (its work set a new deadline), which is then kept.
+   */
+  completeDue(queue: string, member: string, claimedUntil: number): Promise<void>;
 
   /** Sliding-window rate counter: records a hit at `now` unless `limit` hits are already within `windowMs`. */
   hitWindow(key: string, now: number, windowMs: number, limit: number): Promise<WindowHit>;

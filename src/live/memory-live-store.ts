@@ -1,5 +1,5 @@
 import { ChannelHandlers, logHandlerError } from './channel-handlers';
-import type { CasResult, CasWrite, LiveStore, Publication, Unsubscribe, VersionedDoc, WindowHit } from './live-store';
+import { DEFAULT_LEASE_MS, type CasResult, type CasWrite, type LiveStore, type Publication, type Unsubscribe, type VersionedDoc, type WindowHit } from './live-store';
 import { checkCasWrites, checkPositiveInteger, checkScore, encodeValue, ttlMilliseconds } from './live-store-input';
 
 /**
@@ -144,14 +144,22 @@ export class MemoryLiveStore implements LiveStore {
     this.#removeMembers(queue, [[member, 0]]);
   }
 
-  async claimDue(queue: string, now: number, limit: number): Promise<string[]> {
+  async claimDue(queue: string, now: number, limit: number, leaseMs = DEFAULT_LEASE_MS): Promise<string[]> {
     this.#assertOpen();
     checkScore(now, 'now', 'claimDue');
     if (limit === 0) return [];
     checkPositiveInteger(limit, 'limit', 'claimDue');
+    const until = now + ttlMilliseconds(leaseMs, 'claimDue');
     const due = this.#ranked(queue, -Infinity, now).slice(0, limit);
-    this.#removeMembers(queue, due);
+    const scores = due.length > 0 ? this.#zset(queue) : null;
+    for (const [member] of due) scores!.set(member, until);
     return due.map(([member]) => member);
+  }
+
+  async completeDue(queue: string, member: string, claimedUntil: number): Promise<void> {
+    this.#assertOpen();
+    checkScore(claimedUntil, 'claimedUntil', 'completeDue');
+    if (this.#ranked(queue, claimedUntil, claimedUntil).some(([m]) => m === member)) this.#removeMembers(queue, [[member, claimedUntil]]);
   }
 
   async hitWindow(key: string, now: number, windowMs: number, limit: number): Promise<WindowHit> {

@@ -8,13 +8,15 @@ export interface OpenLiveStoreOptions {
   redisUrl?: string;
   dataDir: string;
   redisPrefix?: string;
+  /** Redis only: how long one call may wait before it fails with LiveStoreUnavailable. */
+  commandTimeoutMs?: number;
   onError?: (error: unknown) => void;
 }
 
 /** The live store the configuration asks for; closing it releases what opening it took. */
 export async function openLiveStore(options: OpenLiveStoreOptions): Promise<LiveStore> {
   if (options.redisUrl) {
-    return connectRedisLiveStore({ url: options.redisUrl, prefix: options.redisPrefix, onError: options.onError });
+    return connectRedisLiveStore({ url: options.redisUrl, prefix: options.redisPrefix, commandTimeoutMs: options.commandTimeoutMs, onError: options.onError });
   }
   const release = await acquireSingleInstanceLock(options.dataDir);
   return new MemoryLiveStore({ onClose: release });

@@ -1,8 +1,12 @@
-import { createClient } from 'redis';
+import {
+  ClientClosedError, ClientOfflineError, ConnectionTimeoutError, createClient, ErrorReply, ReconnectStrategyError, SocketClosedUnexpectedlyError,
+  SocketTimeoutError, TimeoutError,
+} from 'redis';
 import { ChannelHandlers, logHandlerError } from './channel-handlers';
-import type { CasResult, CasWrite, LiveStore, Publication, Unsubscribe, VersionedDoc, WindowHit } from './live-store';
+import { DEFAULT_LEASE_MS, type CasResult, type CasWrite, type LiveStore, type Publication, type Unsubscribe, type VersionedDoc, type WindowHit } from './live-store';
 import { checkCasWrites, checkPositiveInteger, checkScore, encodeValue, ttlMilliseconds } from './live-store-input';
-import { CLAIM_DUE, COMPARE_AND_SET, HIT_WINDOW, PUSH_CAPPED, READ_DOCS, type RedisClient, runScript } from './redis-scripts';
+import { LiveStoreUnavailable } from './live-store-unavailable';
+import { CALL, CLAIM_DUE, COMPARE_AND_SET, COMPLETE_DUE, HIT_WINDOW, PUSH_CAPPED, READ_DOCS, type RedisClient, runScript } from './redis-scripts';
 
 /**
  * The production live store: shared by every server instance through one Redis. Every key and
@@ -15,6 +19,11 @@ export interface RedisLiveStoreOptions {
   prefix?: string;
   /** How long the start (connect, handshake, PING) and a graceful close may take. Default 3000. */
   connectTimeoutMs?: number;
+  /**
+   * How long one call may wait for Redis before it fails with LiveStoreUnavailable. Default 1000.
+   * A write that fails so is fenced: it is refused if it reaches Redis later.
+   */
+  commandTimeoutMs?: number;
   /** Connection errors after start (Redis restarting, network loss) while the client reconnects. */
   onError?: (error: unknown) => void;
   onHandlerError?: (error: unknown, channel: string) => void;
@@ -44,16 +53,28 @@ export class RedisLiveStore implements LiveStore {
   readonly #subscriber: RedisClient;
   readonly #handlers: ChannelHandlers;
   readonly #upstream = new Map<string, Upstream>();
+  readonly #commandTimeoutMs: number;
+  /** Redis's clock minus ours (ms), measured on every (re)connection; the deadline fence is in Redis's clock. */
+  #clockOffsetMs = 0;
+  /**
+   * Set while Redis does not answer: calls fail at once instead of each waiting out its timeout
+   * (and piling up in a paused server's buffer); a probe clears it when a PING answers again.
+   */
+  #unavailableSince: number | null = null;
+  #probe: NodeJS.Timeout | undefined;
   #closed = false;
 
   constructor(options: RedisLiveStoreOptions) {
     this.#prefix = options.prefix ?? 'league:';
     this.#url = options.url;
     const connectTimeoutMs = (this.#connectTimeoutMs = options.connectTimeoutMs ?? 3000);
+    this.#commandTimeoutMs = options.commandTimeoutMs ?? 1000;
     const onError = options.onError ?? ((error: unknown) => console.error('live store: redis connection error', error));
-    this.#client = connection((socket) => createClient({ url: options.url, socket }), connectTimeoutMs, onError);
-    this.#subscriber = connection((socket) => this.#client.duplicate({ socket }), connectTimeoutMs, onError);
+    // No offline queue: a command while reconnecting fails at once (503) instead of being sent late.
+    this.#client = connection((socket) => createClient({ url: options.url, socket, disableOfflineQueue: true }), connectTimeoutMs, onError);
+    this.#subscriber = connection((socket) => this.#client.duplicate({ socket, disableOfflineQueue: true }), connectTimeoutMs, onError);
     this.#handlers = new ChannelHandlers(options.onHandlerError ?? logHandlerError);
+    this.#client.on('ready', () => void this.#measureClock().catch(() => undefined));
   }
 
   async connect(): Promise<void> {
@@ -74,6 +95,70 @@ export class RedisLiveStore implements LiveStore {
     const failed = attempts.find((attempt): attempt is PromiseRejectedResult => attempt.status === 'rejected');
     if (failed) throw failed.reason;
     await Promise.all([this.#client.ping(), this.#subscriber.ping()]);
+    await this.#measureClock();
+  }
+
+  async #measureClock(): Promise<void> {
+    const before = Date.now();
+    const [seconds, micros] = await this.#client.time();
+    const after = Date.now();
+    this.#clockOffsetMs = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000) - Math.round((before + after) / 2);
+  }
+
+  /** True when a PING answers within the command timeout: readiness. */
+  async ping(): Promise<boolean> {
+    return this.#call(() => this.#client.ping()).then(() => true, () => false);
+  }
+
+  /**
+   * Every call goes through here: it fails at once while Redis is known to be unreachable, and
+   * otherwise after the command timeout; connection errors become LiveStoreUnavailable.
+   */
+  async #call<T>(run: (deadline: number) => Promise<T>): Promise<T> {
+    if (this.#closed) throw new LiveStoreUnavailable('the live store is closed');
+    if (this.#unavailableSince !== null) throw new LiveStoreUnavailable();
+    const deadline = Date.now() + this.#clockOffsetMs + this.#commandTimeoutMs - FENCE_MARGIN_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const pending = run(deadline);
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        pending.catch(() => undefined);
+        this.#markUnavailable();
+        reject(new LiveStoreUnavailable(`no Redis answer within ${this.#commandTimeoutMs} ms`));
+      }, this.#commandTimeoutMs);
+    });
+    try {
+      return await Promise.race([pending, timeout]);
+    } catch (error) {
+      if (error instanceof LiveStoreUnavailable) throw error;
+      if (isUnreachable(error)) {
+        this.#markUnavailable();
+        throw new LiveStoreUnavailable(undefined, { cause: error });
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #markUnavailable(): void {
+    if (this.#unavailableSince !== null || this.#closed) return;
+    this.#unavailableSince = Date.now();
+    const probe = () => {
+      this.#probe = undefined;
+      if (this.#closed) return;
+      const ping = this.#client.isReady ? this.#client.ping() : Promise.reject(new Error('offline'));
+      ping.catch(() => undefined);
+      withTimeout(ping, this.#commandTimeoutMs, 'probe timed out').then(
+        () => {
+          this.#unavailableSince = null;
+        },
+        () => {
+          this.#probe = setTimeout(probe, PROBE_EVERY_MS).unref();
+        },
+      );
+    };
+    this.#probe = setTimeout(probe, PROBE_EVERY_MS).unref();
   }
 
   async get<T = unknown>(key: string): Promise<VersionedDoc<T> | null> {
@@ -82,7 +167,8 @@ export class RedisLiveStore implements LiveStore {
 
   async getMany<T = unknown>(keys: string[]): Promise<Array<VersionedDoc<T> | null>> {
     if (keys.length === 0) return [];
-    const flat = (await runScript(this.#client, READ_DOCS, keys.map((key) => this.#key(key)), [])) as Array<string | null>;
+    const prefixed = keys.map((key) => this.#key(key));
+    const flat = (await this.#call(() => runScript(this.#client, READ_DOCS, prefixed, []))) as Array<string | null>;
     return keys.map((_, i) => {
       const version = flat[i * 2];
       const json = flat[i * 2 + 1];
@@ -100,28 +186,29 @@ export class RedisLiveStore implements LiveStore {
       write.ttlMs === undefined ? '' : String(ttlMilliseconds(write.ttlMs, 'compareAndSet')),
     ]);
     const keys = writes.map((write) => this.#key(write.key));
-    const [ok, ...rest] = (await runScript(this.#client, COMPARE_AND_SET, keys, [...args, ...this.#publishArgs(publish)])) as number[];
+    const [ok, ...rest] = (await this.#call((deadline) => runScript(this.#client, COMPARE_AND_SET, keys, [...args, ...this.#publishArgs(publish)], deadline))) as number[];
     return ok === 1 ? { ok: true, versions: rest } : { ok: false, conflictKey: writes[rest[0] - 1].key };
   }
 
   async delete(key: string): Promise<void> {
-    await this.#client.del(this.#key(key));
+    await this.#fenced('DEL', key, []);
   }
 
   async expire(key: string, ttlMs: number): Promise<boolean> {
-    return (await this.#client.pExpire(this.#key(key), ttlMilliseconds(ttlMs, 'expire'))) === 1;
+    return (await this.#fenced('PEXPIRE', key, [String(ttlMilliseconds(ttlMs, 'expire'))])) === 1;
   }
 
   async increment(key: string): Promise<number> {
-    return this.#client.incr(this.#key(key));
+    return Number(await this.#fenced('INCR', key, []));
   }
 
   async publish(channel: string, message: string): Promise<void> {
-    await this.#client.publish(this.#key(channel), message);
+    await this.#fenced('PUBLISH', channel, [message]);
   }
 
   async subscribe(channel: string, handler: (message: string) => void): Promise<Unsubscribe> {
     if (this.#closed) throw new Error('live store is closed');
+    if (this.#unavailableSince !== null || !this.#subscriber.isReady) throw new LiveStoreUnavailable();
     const { token, first } = this.#handlers.add(channel, handler);
     if (first) {
       const listener = (message: string) => this.#handlers.deliver(channel, this.#handlers.snapshot(channel), message);
@@ -135,7 +222,8 @@ export class RedisLiveStore implements LiveStore {
     };
     try {
       // Later subscribers wait for the first one's SUBSCRIBE too: delivery is promised once this resolves.
-      await this.#upstream.get(channel)?.subscribed;
+      const subscribed = this.#upstream.get(channel)?.subscribed;
+      if (subscribed) await this.#call(() => subscribed);
     } catch (error) {
       await unsubscribe().catch(() => undefined);
       throw error;
@@ -145,34 +233,41 @@ export class RedisLiveStore implements LiveStore {
 
   async scoreSet(key: string, member: string, score: number): Promise<void> {
     checkScore(score, 'score', 'scoreSet');
-    await this.#client.zAdd(this.#key(key), { score, value: member });
+    await this.#fenced('ZADD', key, [String(score), member]);
   }
 
   async scoreRange(key: string, min: number, max: number): Promise<string[]> {
     checkScore(min, 'min', 'scoreRange');
     checkScore(max, 'max', 'scoreRange');
-    return this.#client.zRangeByScore(this.#key(key), redisScore(min), redisScore(max));
+    return this.#call(() => this.#client.zRangeByScore(this.#key(key), redisScore(min), redisScore(max)));
   }
 
   async scoreRemoveBelow(key: string, score: number): Promise<void> {
     checkScore(score, 'score', 'scoreRemoveBelow');
-    await this.#client.zRemRangeByScore(this.#key(key), '-inf', `(${redisScore(score)}`);
+    await this.#fenced('ZREMRANGEBYSCORE', key, ['-inf', `(${redisScore(score)}`]);
   }
 
   async schedule(queue: string, member: string, dueAt: number): Promise<void> {
     checkScore(dueAt, 'dueAt', 'schedule');
-    await this.#client.zAdd(this.#key(queue), { score: dueAt, value: member });
+    await this.#fenced('ZADD', queue, [String(dueAt), member]);
   }
 
   async unschedule(queue: string, member: string): Promise<void> {
-    await this.#client.zRem(this.#key(queue), member);
+    await this.#fenced('ZREM', queue, [member]);
   }
 
-  async claimDue(queue: string, now: number, limit: number): Promise<string[]> {
+  async claimDue(queue: string, now: number, limit: number, leaseMs = DEFAULT_LEASE_MS): Promise<string[]> {
     checkScore(now, 'now', 'claimDue');
     if (limit === 0) return [];
     checkPositiveInteger(limit, 'limit', 'claimDue');
-    return (await runScript(this.#client, CLAIM_DUE, [this.#key(queue)], [redisScore(now), String(limit)])) as string[];
+    const until = String(now + ttlMilliseconds(leaseMs, 'claimDue'));
+    const args = [redisScore(now), String(limit), until];
+    return (await this.#call((deadline) => runScript(this.#client, CLAIM_DUE, [this.#key(queue)], args, deadline))) as string[];
+  }
+
+  async completeDue(queue: string, member: string, claimedUntil: number): Promise<void> {
+    checkScore(claimedUntil, 'claimedUntil', 'completeDue');
+    await this.#call((deadline) => runScript(this.#client, COMPLETE_DUE, [this.#key(queue)], [member, String(claimedUntil)], deadline));
   }
 
   async hitWindow(key: string, now: number, windowMs: number, limit: number): Promise<WindowHit> {
@@ -180,23 +275,25 @@ export class RedisLiveStore implements LiveStore {
     const window = ttlMilliseconds(windowMs, 'hitWindow');
     checkPositiveInteger(limit, 'limit', 'hitWindow');
     const keys = [this.#key(key), this.#key(HIT_SEQUENCE_KEY)];
-    const [allowed, count, retryAfterMs] = (await runScript(this.#client, HIT_WINDOW, keys, [String(now), String(window), String(limit)])) as number[];
+    const args = [String(now), String(window), String(limit)];
+    const [allowed, count, retryAfterMs] = (await this.#call((deadline) => runScript(this.#client, HIT_WINDOW, keys, args, deadline))) as number[];
     return { allowed: allowed === 1, count, retryAfterMs };
   }
 
   async listPush(key: string, value: unknown, maxLength: number, publish?: Publication): Promise<void> {
     checkPositiveInteger(maxLength, 'maxLength', 'listPush');
     const args = [encodeValue(value, 'listPush'), String(maxLength), ...this.#publishArgs(publish)];
-    await runScript(this.#client, PUSH_CAPPED, [this.#key(key)], args);
+    await this.#call((deadline) => runScript(this.#client, PUSH_CAPPED, [this.#key(key)], args, deadline));
   }
 
   async listRange<T = unknown>(key: string): Promise<T[]> {
-    return (await this.#client.lRange(this.#key(key), 0, -1)).map((json) => JSON.parse(json) as T);
+    return (await this.#call(() => this.#client.lRange(this.#key(key), 0, -1))).map((json) => JSON.parse(json) as T);
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    clearTimeout(this.#probe);
     this.#handlers.clear();
     this.#upstream.clear();
     // close() lets commands already sent finish. With Redis gone they never would: after the
@@ -216,9 +313,15 @@ export class RedisLiveStore implements LiveStore {
   /** Drops both connections without waiting for queued commands, which may never be answered. */
   #destroy(): void {
     this.#closed = true;
+    clearTimeout(this.#probe);
     this.#handlers.clear();
     this.#upstream.clear();
     for (const client of [this.#client, this.#subscriber]) if (client.isOpen) client.destroy();
+  }
+
+  /** A plain one-key command, fenced like the scripts (see FENCE in redis-scripts). */
+  #fenced(command: string, key: string, args: string[]): Promise<unknown> {
+    return this.#call((deadline) => runScript(this.#client, CALL, [this.#key(key)], [command, ...args], deadline));
   }
 
   #key(key: string): string {
@@ -230,6 +333,21 @@ export class RedisLiveStore implements LiveStore {
     return publish ? [this.#key(publish.channel), ...publish.messages] : [];
   }
 }
+
+/** The fence refuses a little before the caller gives up, so that a reply in flight is not taken for a refusal. */
+const FENCE_MARGIN_MS = 100;
+const PROBE_EVERY_MS = 200;
+
+/** Errors of the connection, not of the command: the call may be retried when Redis is back. */
+function isUnreachable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error instanceof ErrorReply) return /^(DEADLINE|LOADING|BUSY|MASTERDOWN|TRYAGAIN)\b/.test(error.message);
+  return CONNECTION_ERRORS.some((type) => error instanceof type) || /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT/.test(error.message);
+}
+
+const CONNECTION_ERRORS = [
+  ClientOfflineError, ClientClosedError, SocketClosedUnexpectedlyError, ConnectionTimeoutError, SocketTimeoutError, TimeoutError, ReconnectStrategyError,
+];
 
 interface SocketOptions {
   connectTimeout: number;
@@ -248,7 +366,8 @@ function connection(
   let wasReady = false;
   const client = make({
     connectTimeout: connectTimeoutMs,
-    reconnectStrategy: (retries) => (wasReady ? Math.min(2 ** retries * 50, 2000) : false),
+    // Short and capped: the store answers 503 while offline, so reconnecting soon is what recovers.
+    reconnectStrategy: (retries) => (wasReady ? Math.min(2 ** retries * 50, 500) : false),
   });
   client.on('ready', () => {
     wasReady = true;

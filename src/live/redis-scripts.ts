@@ -14,15 +14,33 @@ export interface LuaScript {
   sha1: string;
 }
 
-const lua = (source: string): LuaScript => ({ source, sha1: createHash('sha1').update(source).digest('hex') });
+/**
+ * The deadline fence every writing script starts with. Its last ARGV is the moment (Redis's clock,
+ * ms) after which the client has given up on the call; a script that only runs later (Redis was
+ * paused, the command sat in a buffer) refuses instead of applying what the caller was already
+ * told had failed. '0' means no deadline.
+ */
+const FENCE = `
+local deadline = tonumber(ARGV[#ARGV])
+if deadline > 0 then
+  local t = redis.call('TIME')
+  if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > deadline then return redis.error_reply('DEADLINE the caller gave up') end
+end
+`;
+
+const lua = (body: string): LuaScript => {
+  const source = FENCE + body;
+  return { source, sha1: createHash('sha1').update(source).digest('hex') };
+};
 
 /**
  * PUBLISH inside a script goes out when the script runs, so every subscriber sees the messages of
- * all scripts in the order the scripts ran. ARGV after the script's own: channel, messages.
+ * all scripts in the order the scripts ran. ARGV after the script's own: channel, messages; the
+ * very last ARGV is always the deadline of the FENCE, never a message.
  */
 const PUBLISH_REST = `
-if ARGV[PUBLISH_AT] then
-  for i = PUBLISH_AT + 1, #ARGV do redis.call('PUBLISH', ARGV[PUBLISH_AT], ARGV[i]) end
+if #ARGV - 1 > PUBLISH_AT then
+  for i = PUBLISH_AT + 1, #ARGV - 1 do redis.call('PUBLISH', ARGV[PUBLISH_AT], ARGV[i]) end
 end
 `;
 
@@ -64,11 +82,29 @@ end
 return result
 `);
 
-/** KEYS: the queue. ARGV: now, limit. */
+/**
+ * KEYS: the queue. ARGV: now, limit, lease end. A claim is a lease: each due member's score moves
+ * to the lease end, so it is due again then unless its worker completes it (COMPLETE_DUE) first.
+ */
 export const CLAIM_DUE = lua(`
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
-for i = 1, #due do redis.call('ZREM', KEYS[1], due[i]) end
+for i = 1, #due do redis.call('ZADD', KEYS[1], ARGV[3], due[i]) end
 return due
+`);
+
+/** KEYS: the queue. ARGV: member, lease end. Removes the member only if nobody re-scheduled it since the claim. */
+export const COMPLETE_DUE = lua(`
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and tonumber(score) == tonumber(ARGV[2]) then redis.call('ZREM', KEYS[1], ARGV[1]) return 1 end
+return 0
+`);
+
+/** One plain command as a script, so it can carry the deadline fence. ARGV: command, its arguments after the keys. */
+export const CALL = lua(`
+local args = {ARGV[1]}
+for i = 1, #KEYS do args[#args + 1] = KEYS[i] end
+for i = 2, #ARGV - 1 do args[#args + 1] = ARGV[i] end
+return redis.call(unpack(args))
 `);
 
 /**
@@ -100,12 +136,16 @@ ${PUBLISH_REST}
 return 1
 `);
 
-/** Runs a script by its hash, sending the source only when the server has not cached it yet. */
-export async function runScript(client: RedisClient, script: LuaScript, keys: string[], args: string[]): Promise<unknown> {
+/**
+ * Runs a script by its hash, sending the source only when the server has not cached it yet.
+ * `deadline`: see FENCE (appended as the last ARGV; 0 = none).
+ */
+export async function runScript(client: RedisClient, script: LuaScript, keys: string[], args: string[], deadline = 0): Promise<unknown> {
+  const fenced = { keys, arguments: [...args, String(deadline)] };
   try {
-    return await client.evalSha(script.sha1, { keys, arguments: args });
+    return await client.evalSha(script.sha1, fenced);
   } catch (error) {
     if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-    return client.eval(script.source, { keys, arguments: args });
+    return client.eval(script.source, fenced);
   }
 }

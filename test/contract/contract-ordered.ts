@@ -55,6 +55,25 @@ export function orderedRules(current: () => LiveStoreHarness): void {
       expect(await store.claimDue('queue', 10, 2)).toEqual(['c']);
     });
 
+    it('leases a claimed member: due again at the lease end unless its claim is completed', async () => {
+      const { store } = current();
+      await store.schedule('queue', 'abandoned', 100);
+      await store.schedule('queue', 'done', 100);
+      expect(await store.claimDue('queue', 100, 10, 50)).toEqual(['abandoned', 'done']);
+      await store.completeDue('queue', 'done', 150);
+      expect(await store.claimDue('queue', 149, 10, 50)).toEqual([]);
+      expect(await store.claimDue('queue', 150, 10, 50)).toEqual(['abandoned']);
+    });
+
+    it('keeps a claimed member that was scheduled again before its claim was completed', async () => {
+      const { store } = current();
+      await store.schedule('queue', 'next', 100);
+      expect(await store.claimDue('queue', 100, 10, 50)).toEqual(['next']);
+      await store.schedule('queue', 'next', 400);
+      await store.completeDue('queue', 'next', 150);
+      expect(await store.claimDue('queue', 400, 10, 50)).toEqual(['next']);
+    });
+
     it('moves a deadline that is scheduled again', async () => {
       const { store } = current();
       await store.schedule('queue', 'moved', 100);

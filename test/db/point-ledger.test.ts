@@ -32,6 +32,17 @@ describe('the points ledger', () => {
   });
   afterAll(() => t?.drop());
 
+  it('finds the reward catalogue in a freshly migrated database, without any seed: several active rewards of each kind', async () => {
+    const rows = await t.db
+      .em()
+      .execute<{ kind: string; n: number }[]>('select kind, count(*)::int as n from point_rewards where active group by kind order by kind');
+    expect(rows).toEqual([
+      { kind: 'name_color', n: expect.any(Number) },
+      { kind: 'profile_frame', n: expect.any(Number) },
+    ]);
+    for (const row of rows) expect(row.n).toBeGreaterThanOrEqual(3);
+  });
+
   const book = (entry: LedgerEntry) => t.db.em().transactional((em) => bookOneIn(em, entry));
 
   async function ledgerOf(userId: number) {

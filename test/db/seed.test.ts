@@ -32,6 +32,22 @@ describe('demo data', () => {
     expect(row.incoherent).toBe(0);
   });
 
+  it('gives every player a balance that is the sum of their ledger, earned from the recorded matches', async () => {
+    const row = await one<{ incoherent: number; holders: number }>(`
+      select
+        (select count(*)::int from users u left join point_balances b on b.user_id = u.id
+          where coalesce(b.balance, 0) <> coalesce((select sum(amount) from point_transactions where user_id = u.id), 0)) as incoherent,
+        (select count(*)::int from point_balances where balance > 0) as holders`);
+    expect(row).toEqual({ incoherent: 0, holders: 12 });
+  });
+
+  it('shows a few bought name colours and frames on demo profiles', async () => {
+    const row = await one<{ colours: number; frames: number; redemptions: number }>(`
+      select count(name_color)::int as colours, count(profile_frame)::int as frames,
+        (select count(*)::int from point_redemptions) as redemptions from users`);
+    expect(row).toEqual({ colours: 2, frames: 2, redemptions: 4 });
+  });
+
   it('spreads the ratings out', async () => {
     const row = await one<{ distinct_elos: number }>('select count(distinct elo)::int as distinct_elos from users');
     expect(row.distinct_elos).toBeGreaterThanOrEqual(6);

@@ -14,6 +14,32 @@ describe('deadline worker', () => {
     await live.close();
   });
 
+  it('runs a member again after its lease when the worker that claimed it never finished', async () => {
+    const live = new MemoryLiveStore();
+    await live.schedule('q', 'lobby', 100);
+    let now = 100;
+    const dying = startDeadlineWorker({
+      live, clock: () => now, intervalMs: 60_000, leaseMs: 2_000, onError: () => undefined,
+      queues: [{ queue: 'q', run: () => new Promise<void>(() => undefined) }],
+    });
+    void dying.runOnce();
+    void dying.stop();
+    await new Promise((r) => setImmediate(r));
+    const ran: string[] = [];
+    const survivor = startDeadlineWorker({
+      live, clock: () => now, intervalMs: 60_000, leaseMs: 2_000, onError: () => undefined,
+      queues: [{ queue: 'q', run: async (m) => void ran.push(m) }],
+    });
+    now = 2_099;
+    expect(await survivor.runOnce()).toBe(0);
+    now = 2_100;
+    expect(await survivor.runOnce()).toBe(1);
+    expect(await survivor.runOnce()).toBe(0);
+    expect(ran).toEqual(['lobby']);
+    await survivor.stop();
+    await live.close();
+  });
+
   it('puts a member whose run failed back for later', async () => {
     const live = new MemoryLiveStore();
     await live.schedule('q', 'flaky', 100);

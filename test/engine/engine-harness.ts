@@ -9,7 +9,7 @@ import type { Caller } from '../../src/identity/caller';
 import type { LiveStore } from '../../src/live/live-store';
 import { MemoryLiveStore } from '../../src/live/memory-live-store';
 import { connectRedisLiveStore } from '../../src/live/redis-live-store';
-import type { LobbyBroadcast } from '../../src/engine/lobby-broadcast';
+import { LOBBY_FEED_CHANNEL, startLobbyFeed, type LobbyBroadcast } from '../../src/engine/lobby-broadcast';
 import { LobbyEngine, type LobbyEngineDeps } from '../../src/engine/lobby-engine';
 import { PartyEngine } from '../../src/engine/party-engine';
 import { unrecordedLobbiesIn } from '../../src/engine/unrecorded-lobbies';
@@ -72,6 +72,8 @@ export interface EngineWorld {
   invalidated: string[];
   engine: LobbyEngine;
   parties: PartyEngine;
+  /** Resolves once everything published on the lobby feed so far has reached `broadcast`. */
+  delivered(): Promise<void>;
   /** Another engine on the same stores: a second server instance. */
   peer(overrides?: Partial<LobbyEngineDeps>): LobbyEngine;
   makeEngine(overrides?: Partial<LobbyEngineDeps>): LobbyEngine;
@@ -106,6 +108,7 @@ export function describeEngine(name: string, body: (world: () => EngineWorld) =>
         stores.push(live);
         const clock = new FakeClock();
         const broadcast = new RecordingBroadcast();
+        await startLobbyFeed(live, broadcast);
         const invalidated: string[] = [];
         const db = database.db;
         const bans = new BanRepository(db);
@@ -116,7 +119,6 @@ export function describeEngine(name: string, body: (world: () => EngineWorld) =>
             matches: new MatchRepository(db),
             bans,
             unrecorded: unrecordedLobbiesIn(db),
-            broadcast,
             clock: clock.read,
             logger: silentLogger,
             invalidate: (topic) => invalidated.push(topic),
@@ -127,6 +129,7 @@ export function describeEngine(name: string, body: (world: () => EngineWorld) =>
           database,
           clock,
           broadcast,
+          delivered: () => feedDelivered(live),
           invalidated,
           engine: makeEngine(),
           parties: new PartyEngine({ live, users: new UsersRepository(db), bans, clock: clock.read }),
@@ -145,6 +148,20 @@ export function describeEngine(name: string, body: (world: () => EngineWorld) =>
       });
       body(() => current!);
     });
+  }
+}
+
+/** The feed keeps publish order: once a marker published now is back, all before it are delivered. */
+async function feedDelivered(live: LiveStore): Promise<void> {
+  const marker = `marker ${randomUUID()}`;
+  let arrived!: () => void;
+  const back = new Promise<void>((resolve) => (arrived = resolve));
+  const unsubscribe = await live.subscribe(LOBBY_FEED_CHANNEL, (message) => message === marker && arrived());
+  try {
+    await live.publish(LOBBY_FEED_CHANNEL, marker);
+    await back;
+  } finally {
+    await unsubscribe();
   }
 }
 

@@ -45,21 +45,25 @@ describeEngine('lobby deadlines', (world) => {
     const after = await detailOf(w, g.code);
     expect(after.phase).toBe('drafting');
     expect(after.pool.map((u) => u.id).sort()).toEqual([...unready].sort());
+    await w.delivered();
     expect(w.broadcast.updates.at(-1)?.lobby.phase).toBe('drafting');
   });
 
-  it('pushes a ready flag going off to watchers, with the version unchanged', async () => {
+  it('pushes a ready flag going off to watchers as a change with the next version', async () => {
     const w = world();
     const g = await inReadyCheck(w);
     await w.engine.command(g.code, { type: 'ready' }, callerOf(g.host));
     const version = (await detailOf(w, g.code)).version;
+    await w.delivered();
     const pushed = w.broadcast.updates.length;
     const worker = workerFor(w);
     w.clock.advance(30_000);
     expect(await worker.runOnce()).toBe(1);
     await worker.stop();
+    await w.delivered();
     const update = w.broadcast.updates[pushed];
-    expect(update.version).toBe(version);
+    expect(update.version).toBe(version + 1);
+    expect((await detailOf(w, g.code)).version).toBe(version + 1);
     expect([...update.lobby.teams.red, ...update.lobby.teams.blu].every((s) => !s.ready)).toBe(true);
   });
 
@@ -67,10 +71,12 @@ describeEngine('lobby deadlines', (world) => {
     const w = world();
     const g = await inReadyCheck(w);
     w.clock.advance(60_000);
+    await w.delivered();
     const pushed = w.broadcast.updates.length;
     const workers = [workerFor(w), workerFor(w, w.peer()), workerFor(w, w.peer())];
     const claimed = await Promise.all(workers.map((x) => x.runOnce()));
     await Promise.all(workers.map((x) => x.stop()));
+    await w.delivered();
     expect(claimed.reduce((a, b) => a + b)).toBe(1);
     expect(w.broadcast.updates.length - pushed).toBe(1);
     expect((await detailOf(w, g.code)).phase).toBe('drafting');

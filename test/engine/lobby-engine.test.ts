@@ -141,6 +141,7 @@ describeEngine('lobby engine', (world) => {
     const { code, lobby } = await w.engine.create(callerOf(a), {});
     await w.engine.command(code, { type: 'vote-map', map: lobby.map_pool[0] }, callerOf(a));
     await w.engine.command(code, { type: 'vote-map', map: lobby.map_pool[0] }, callerOf(a));
+    await w.delivered();
     expect(w.broadcast.updates.map((u) => u.version)).toEqual([1, 2]);
   });
 
@@ -155,6 +156,7 @@ describeEngine('lobby engine', (world) => {
     await w.engine.idle();
     expect((await w.engine.summaries()).map((s) => s.code)).toEqual([two.code]);
     expect(w.invalidated).toContain('lobbies');
+    await w.delivered();
     expect(w.broadcast.lists.at(-1)?.map((s) => s.code)).toEqual([two.code]);
   });
 
@@ -167,7 +169,8 @@ describeEngine('lobby engine', (world) => {
     expect(history).toHaveLength(200);
     expect(history[0].message).toBe('m5');
     expect(history.at(-1)!.message).toBe('m204');
-    expect(w.broadcast.chats).toHaveLength(205);
+    await w.delivered();
+    expect(w.broadcast.chats.map((c) => c.message.message)).toEqual(Array.from({ length: 205 }, (_, i) => `m${i}`));
   });
 
   it.each([

@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { conflict, succeed } from '../../src/domain/domain-error';
-import type { LobbyEvent, LobbyState } from '../../src/domain/lobby';
+import { createLobby, type LobbyEvent, type LobbyState } from '../../src/domain/lobby';
 import { LobbyGroupCommit, type LobbyRule } from '../../src/engine/lobby-group-commit';
 import { lobbyKey } from '../../src/engine/live-keys';
 import { LobbyDocuments } from '../../src/engine/lobby-documents';
 import type { CasWrite } from '../../src/live/live-store';
 import { MemoryLiveStore } from '../../src/live/memory-live-store';
 
-/** A minimal lobby document: the group commit only needs what liveLobbyState checks and the version. */
+/** A new lobby with an empty pool: what the rules below change is the pool and the version. */
 function lobby(code: string): LobbyState {
-  return { code, pool: [], teams: { red: [], blu: [] }, phase: 'gathering', version: 1 } as unknown as LobbyState;
+  const profile = { id: 1, platform_id: '76561198000000001', username: 'host', avatar_url: null, elo: 1000, name_color: null, profile_frame: null };
+  const created = createLobby({ code }, { id: 1, profile, isAdmin: false, banned: false, currentLobby: null }, 1_000);
+  if (!created.ok) throw created.error;
+  return { ...created.state, pool: [] };
 }
 
 const bump: LobbyRule = (state) => succeed<LobbyState, LobbyEvent>({ ...state, version: state.version + 1, pool: [...state.pool, state.version] });
@@ -18,9 +21,9 @@ async function setup() {
   const live = new MemoryLiveStore();
   const writes: CasWrite[][] = [];
   const cas = live.compareAndSet.bind(live);
-  live.compareAndSet = (w) => {
+  live.compareAndSet = (w, publish) => {
     writes.push(w);
-    return cas(w);
+    return cas(w, publish);
   };
   const noRecords = { load: async () => null, save: async () => false, loadOpen: async () => [] };
   const documents = new LobbyDocuments(live, noRecords as never, { info: () => undefined, warn: () => undefined, error: () => undefined } as never);

@@ -21,10 +21,11 @@ describeEngine('lobby persistence', (world) => {
     const g = await gathered(w, '4v4');
     const before = await detailOf(w, g.code);
     await w.live.delete(lobbyKey(g.code));
-    expect(await w.engine.detail(g.code)).toEqual(before);
+    // Rebuilt one version up: a client holding the old version must not take the rebuilt one for it.
+    expect(await w.engine.detail(g.code)).toEqual({ ...before, version: before.version + 1 });
     expect(await w.live.get(lobbyKey(g.code))).not.toBeNull();
     await w.engine.command(g.code, { type: 'start-draft' }, callerOf(g.host));
-    expect((await detailOf(w, g.code)).version).toBe(before.version + 1);
+    expect((await detailOf(w, g.code)).version).toBe(before.version + 2);
   });
 
   it('rebuilds a lost lobby on the command path too, keeping its members to one lobby', async () => {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachSocketServer, type SocketServer } from '../../realtime/socket-server';
@@ -8,7 +7,8 @@ import { closeAllClients, connect, nextEvent, recordEvents, request } from './su
 
 /*
  * The socket layer alone, on a bare uWS app with fake lobby services: handshake, validation,
- * acknowledgement mapping, rooms and recovery. With REDIS_URL set it runs through the Redis adapter.
+ * acknowledgement mapping, rooms and recovery (each instance's own: broadcasts reach other
+ * instances through the live store's lobby feed, not through socket.io).
  */
 let sockets: SocketServer;
 let listening: Listening;
@@ -21,7 +21,6 @@ beforeAll(async () => {
   sockets = await attachSocketServer(app, {
     logger: pino({ level: 'silent' }),
     publicUrl: 'https://league.example',
-    redis: process.env.REDIS_URL ? { url: process.env.REDIS_URL, prefix: `t${randomBytes(5).toString('hex')}:` } : undefined,
   });
   sockets.serve(services);
   listening = await listen(app, '127.0.0.1', 0);

@@ -17,12 +17,11 @@ export interface LoggedIn {
  */
 export async function loginAs(server: { url: string }, provider: FakeSteamOpenId, platformId: string): Promise<LoggedIn> {
   provider.nextLogin(platformId);
-  const start = await fetch(`${server.url}/auth/platform`, { redirect: 'manual' });
-  const toProvider = expectRedirect(start, 'GET /auth/platform');
+  const { toProvider, stateCookie } = await startLogin(server);
   const assertion = await fetch(toProvider, { redirect: 'manual' });
   const back = new URL(expectRedirect(assertion, 'the OpenID provider'));
   const callback = new URL(back.pathname + back.search, server.url);
-  const answer = await fetch(callback, { redirect: 'manual' });
+  const answer = await fetch(callback, { redirect: 'manual', headers: { cookie: stateCookie } });
   const landing = expectRedirect(answer, 'GET /auth/platform/callback');
   const cookie = sessionCookieOf(answer);
   if (!cookie) throw new Error(`login of ${platformId} set no session cookie (redirected to ${landing})`);
@@ -31,14 +30,35 @@ export async function loginAs(server: { url: string }, provider: FakeSteamOpenId
   return { cookie, user: (await me.json()) as UserSelf };
 }
 
-/** The `name=value` part of the league_session Set-Cookie, or null. */
-export function sessionCookieOf(response: Response): string | null {
+export interface StartedLogin {
+  /** The provider's checkid_setup URL the browser is sent to. */
+  toProvider: string;
+  /** `league_login=<state>`: the browser that started the login carries it to the callback. */
+  stateCookie: string;
+  /** The return_to sent to the provider (PUBLIC_URL's callback with the state). */
+  returnTo: string;
+}
+
+/** GET /auth/platform as a browser does: where it is sent, and the login-state cookie it keeps. */
+export async function startLogin(server: { url: string }): Promise<StartedLogin> {
+  const start = await fetch(`${server.url}/auth/platform`, { redirect: 'manual' });
+  const toProvider = expectRedirect(start, 'GET /auth/platform');
+  const stateCookie = cookieOf(start, 'league_login');
+  if (!stateCookie) throw new Error('GET /auth/platform set no league_login state cookie');
+  return { toProvider, stateCookie, returnTo: new URL(toProvider).searchParams.get('openid.return_to')! };
+}
+
+/** The `name=value` part of a non-empty Set-Cookie for `name`, or null. */
+export function cookieOf(response: Response, name: string): string | null {
   for (const line of response.headers.getSetCookie()) {
     const pair = line.split(';')[0];
-    if (pair.startsWith('league_session=') && pair.length > 'league_session='.length) return pair;
+    if (pair.startsWith(`${name}=`) && pair.length > name.length + 1) return pair;
   }
   return null;
 }
+
+/** The `name=value` part of the league_session Set-Cookie, or null. */
+export const sessionCookieOf = (response: Response): string | null => cookieOf(response, 'league_session');
 
 function expectRedirect(response: Response, what: string): string {
   const location = response.headers.get('location');

@@ -30,7 +30,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 }
 
 async function createOnServer(serverUrl: string): Promise<TestDatabase | null> {
-  const admin = await openDatabase({ databaseUrl: serverUrl, dataDir: ':memory:', logger: silent, poolSize: 1 }).catch(
+  // Creating and dropping databases is slow on a busy machine: the admin connection is not held to request time.
+  const admin = await openDatabase({ databaseUrl: serverUrl, dataDir: ':memory:', logger: silent, poolSize: 1, timeoutMs: 120_000 }).catch(
     () => null,
   );
   if (!admin || !(await admin.ping())) {

@@ -8,21 +8,25 @@ import { ChangelogEntry } from './changelog-entry';
 import { LobbyRecord } from './lobby-record';
 import { Match } from './match';
 import { MatchPlayer } from './match-player';
+import { GiftCode } from './gift-code';
 import { PointBalance } from './point-balance';
 import { PointRedemption } from './point-redemption';
 import { PointReward } from './point-reward';
 import { PointTransaction } from './point-transaction';
 import { PremiumGrant } from './premium-grant';
+import { PremiumOrder } from './premium-order';
 import { RatingAdjustment } from './rating-adjustment';
 import { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog } from './server-reservation';
 import { UploadedMap } from './uploaded-map';
 import { User } from './user';
+import { OpenIdNonce } from './openid-nonce';
 
 export { Announcement, ApiKey, ApiKeyAudit, Ban, ChangelogEntry, LobbyRecord, Match, MatchPlayer, PremiumGrant, User };
 export { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog };
 export { UploadedMap };
 export { AdminAudit, PointBalance, PointRedemption, PointReward, PointTransaction };
 export { RatingAdjustment };
+export { GiftCode, PremiumOrder };
 
 /** Every entity, listed by hand: folder discovery is not used (it breaks on Node 20). */
 export const entities = [
@@ -47,4 +51,7 @@ export const entities = [
   PointTransaction,
   AdminAudit,
   RatingAdjustment,
+  OpenIdNonce,
+  PremiumOrder,
+  GiftCode,
 ] as const;

@@ -22,6 +22,8 @@ export const UploadedMap = defineEntity({
     rejectionReason: p.text().nullable(),
     createdAt: p.datetime().defaultRaw('now()'),
     deletedAt: p.datetime().nullable(),
+    /** Which process streams it while `processing` (src/maps/upload-temp-files.ts), to reject it if that process dies. */
+    uploadRef: p.string().length(100).nullable(),
   },
   uniques: [
     {

@@ -14,6 +14,7 @@ export class MapsSchema extends Migration {
       "rejection_reason" text null,
       "created_at" timestamptz not null default now(),
       "deleted_at" timestamptz null,
+      "upload_ref" varchar(100) null,
       constraint "maps_status_check" check ("status" in ('processing', 'active', 'rejected')),
       constraint "maps_uploader_id_foreign" foreign key ("uploader_id") references "users" ("id")
     )`);

@@ -1,9 +1,11 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { InitialSchema } from './initial-schema';
 import { AdminSchema } from './0008-admin';
+import { LiveEpochSchema } from './0003-live-epoch';
 import { GameServers } from './0004-game-servers';
 import { MapsSchema } from './0005-maps';
 import { PointsSchema } from './0007-points';
+import { PremiumOrdersAndGiftCodes } from './0006-premium-orders-and-gift-codes';
 
 /**
  * Every migration in order, listed by hand: file discovery is not used (it breaks on Node 20).
@@ -11,8 +13,10 @@ import { PointsSchema } from './0007-points';
  */
 export const migrations: MigrationObject[] = [
   { name: '0001_initial_schema', class: InitialSchema },
+  { name: '0003_live_epoch', class: LiveEpochSchema },
   { name: '0004_game_servers', class: GameServers },
   { name: '0005_maps', class: MapsSchema },
+  { name: '0006_premium_orders_and_gift_codes', class: PremiumOrdersAndGiftCodes },
   { name: '0007_points', class: PointsSchema },
   { name: '0008_admin', class: AdminSchema },
 ];

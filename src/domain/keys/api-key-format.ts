@@ -11,8 +11,9 @@ export const API_KEY_BODY_LENGTH = 43;
 export const API_KEY_DISPLAY_LENGTH = 12;
 
 const RAW_KEY = /^svc_(pk|ak)_[A-Za-z0-9_-]{43}$/;
-// Only this exact header shape is a key; anything else is not a bearer key at all.
-const BEARER = /^Bearer (svc_(pk|ak)_[A-Za-z0-9_-]{43})$/;
+// Only this exact header shape is a key; anything else is not a bearer key at all. The scheme
+// name is case-insensitive (RFC 9110 section 11.1), the key is not.
+const BEARER = /^[Bb][Ee][Aa][Rr][Ee][Rr] (svc_(pk|ak)_[A-Za-z0-9_-]{43})$/;
 
 export function formatApiKey(kind: ApiKeyKind, random32: Uint8Array): string {
   if (random32.length !== API_KEY_RANDOM_BYTES) {

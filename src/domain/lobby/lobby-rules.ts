@@ -8,7 +8,7 @@ import { isClosed, type LobbyState } from './lobby-state';
 import { voteMap } from './map-vote-rules';
 import { cancel, recordMatch, report } from './match-rules';
 import { join, kick, leave, partyJoin } from './membership-rules';
-import { forceStart, keepReady, ready } from './ready-rules';
+import { clearLapsedReadyFlags, forceStart, keepReady, ready } from './ready-rules';
 import { settle } from './settle';
 import { pickSlot, setClass } from './slot-rules';
 
@@ -31,7 +31,7 @@ const RULES: { [T in LobbyCommandType]: LobbyRule<T> } = {
   report,
   'record-match': recordMatch,
   cancel,
-  tick: () => [],
+  tick: clearLapsedReadyFlags,
 };
 
 /** Commands that still mean something on a closed lobby (they change nothing else). */

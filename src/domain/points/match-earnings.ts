@@ -6,6 +6,9 @@ export interface EarningRates {
   won: number;
 }
 
+/** The configuration's defaults (POINTS_MATCH_PLAYED, POINTS_MATCH_WON). */
+export const DEFAULT_EARNING_RATES: EarningRates = { played: 10, won: 15 };
+
 export interface MatchPlayerResult {
   userId: number;
   /** null for a draw. */

@@ -67,14 +67,16 @@ export async function startGameServerSimulator(options: SimulatorOptions): Promi
     const rconPort = typeof address === 'object' && address ? address.port : 0;
     const openTcp = tcp;
     const openUdp = udp;
+    let closing: Promise<void> | undefined;
     return {
       game, host, queryPort, rconPort,
       connectAddress: `${host}:${queryPort}`,
-      async close() {
-        await new Promise<void>((resolve) => openTcp.close(() => resolve()));
-        await new Promise<void>((resolve) => openUdp.close(() => resolve()));
-        await plugin?.close();
-      },
+      close: () =>
+        (closing ??= (async () => {
+          await new Promise<void>((resolve) => openTcp.close(() => resolve()));
+          await new Promise<void>((resolve) => openUdp.close(() => resolve()));
+          await plugin?.close();
+        })()),
     };
   } catch (error) {
     udp?.close();

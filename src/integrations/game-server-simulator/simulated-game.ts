@@ -1,3 +1,5 @@
+import { CONFIG_PRESETS as PRESETS } from '../../domain/servers/config-presets';
+
 /**
  * The state of one simulated TF2 server and the console commands that change it. The RCON and
  * A2S listeners only carry bytes; everything a command does happens here, so both protocols see
@@ -23,7 +25,6 @@ export interface PluginHooks {
   uploadLog(log: string): Promise<string>;
 }
 
-export const PRESETS = ['etf2l_6v6', 'etf2l_9v9', 'rgl_6v6', 'rgl_9v9', 'ugc_6v6', 'ugc_9v9', 'ultiduo', 'bball'] as const;
 
 export class SimulatedGame {
   map: string;

@@ -75,4 +75,12 @@ describe('docker-compose.yml', () => {
     expect(conf).toContain('server app1:8080');
     expect(conf).toContain('server app2:8080');
   });
+
+  it('the proxy buffers request bodies, so uWS never sees a chunked one, and bounds request heads', async () => {
+    const conf = await readFile('deploy/nginx.conf', 'utf8');
+    const main = conf.slice(conf.indexOf('location / {'), conf.indexOf('}', conf.indexOf('location / {')));
+    expect(main).toContain('proxy_request_buffering on;');
+    expect(main).toContain('client_max_body_size 1m;');
+    expect(conf).toMatch(/large_client_header_buffers 4 8k;/);
+  });
 });

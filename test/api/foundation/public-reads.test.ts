@@ -165,7 +165,7 @@ describe('errors', () => {
     expect((await res.json()).error).toMatch(/over/);
   });
 
-  it('a chunked body is refused with 413', async () => {
+  it('a chunked body is refused with 411: its length must be known before it is buffered', async () => {
     const stream = new ReadableStream({
       start(controller) {
         controller.enqueue(new TextEncoder().encode('{"a":1}'));
@@ -178,7 +178,8 @@ describe('errors', () => {
       body: stream,
       duplex: 'half',
     } as RequestInit);
-    expect(res.status).toBe(413);
+    expect(res.status).toBe(411);
+    expect((await res.json()).error).toMatch(/send Content-Length/);
   });
 
   it('a body just under the limit still reaches the router', async () => {

@@ -56,6 +56,12 @@ describe('rule 1: the bearer key goes in the Authorization header and never in a
     const key = await issueKey(server, member.cookie, 'premium');
     expect((await call(server, '/api/premium/api-keys/current', { bearer: key.raw })).status).toBe(200);
   });
+
+  it.each(['bearer', 'BEARER'])('accepts the scheme spelt %s: scheme names are case-insensitive', async (scheme) => {
+    const key = await issueKey(server, member.cookie, 'premium');
+    const res = await call(server, '/api/premium/api-keys/current', { headers: { authorization: `${scheme} ${key.raw}` } });
+    expect(res.status).toBe(200);
+  });
 });
 
 describe('rule 6: the owner sees the audit rows; admins see all keys', () => {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeSteamApi, type FakeSteamApi } from '../../fakes/fake-steam-api';
-import { sessionCookieOf, startTestServerWithLogin, type TestServerWithLogin } from '../../support/login';
+import { cookieOf, sessionCookieOf, startLogin, startTestServerWithLogin, type StartedLogin, type TestServerWithLogin } from '../../support/login';
 
 const ADMIN = '76561198000000001';
 const PLAYER = '76561198000000002';
@@ -21,31 +21,53 @@ afterAll(async () => {
 const get = (path: string, cookie?: string) =>
   fetch(`${server.url}${path}`, { redirect: 'manual', headers: cookie ? { cookie } : {} });
 
-/** The callback URL on the test server for a (possibly altered) assertion. */
+/** The callback URL on the test server for a (possibly altered) assertion, with return_to's own state. */
 function callbackWith(fields: URLSearchParams): string {
-  return `${server.url}/auth/platform/callback?${fields}`;
+  const state = new URL(fields.get('openid.return_to') ?? 'http://x/').searchParams.get('state');
+  return `${server.url}/auth/platform/callback?${state === null ? '' : `state=${encodeURIComponent(state)}&`}${fields}`;
 }
-const returnTo = () => `${server.env.PUBLIC_URL ?? 'http://localhost:8080'}/auth/platform/callback`;
+const callbackUrl = () => `${server.env.PUBLIC_URL ?? 'http://localhost:8080'}/auth/platform/callback`;
 
 describe('logging in through the identity provider', () => {
-  it('redirects to the provider with a checkid_setup request whose return_to is PUBLIC_URL/auth/platform/callback', async () => {
+  it('redirects to the provider with a checkid_setup request whose return_to is PUBLIC_URL/auth/platform/callback with a state', async () => {
     const response = await get('/auth/platform');
     expect(response.status).toBe(302);
     const location = new URL(response.headers.get('location')!);
     expect(location.origin + location.pathname).toBe(server.provider.url);
     expect(location.searchParams.get('openid.mode')).toBe('checkid_setup');
-    expect(location.searchParams.get('openid.return_to')).toBe(returnTo());
+    const returnTo = new URL(location.searchParams.get('openid.return_to')!);
+    expect(returnTo.origin + returnTo.pathname).toBe(callbackUrl());
+    expect(cookieOf(response, 'league_login')).toBe(`league_login=${returnTo.searchParams.get('state')}`);
   });
 
-  it('lands on /?logged_in=1 with an HttpOnly, SameSite=Lax session cookie', async () => {
+  it('binds the login to the browser that started it with a short-lived HttpOnly state cookie', async () => {
+    const response = await get('/auth/platform');
+    expect(response.headers.getSetCookie().join('\n')).toMatch(/^league_login=[A-Za-z0-9_-]{32}; Path=\/auth\/platform; Max-Age=600; HttpOnly; SameSite=Lax$/);
+  });
+
+  it('lands on /?logged_in=1 with an HttpOnly, SameSite=Lax session cookie, and spends the state', async () => {
     server.provider.nextLogin(PLAYER);
-    const toProvider = (await get('/auth/platform')).headers.get('location')!;
+    const { toProvider, stateCookie } = await startLogin(server);
     const back = new URL((await fetch(toProvider, { redirect: 'manual' })).headers.get('location')!);
-    const answer = await get(back.pathname + back.search);
+    const answer = await get(back.pathname + back.search, stateCookie);
     expect(answer.status).toBe(302);
     expect(answer.headers.get('location')).toBe('/?logged_in=1');
-    const setCookie = answer.headers.getSetCookie().join('\n');
-    expect(setCookie).toMatch(/^league_session=[^;]+; Path=\/; Max-Age=2592000; HttpOnly; SameSite=Lax$/);
+    const [session, state] = answer.headers.getSetCookie();
+    expect(session).toMatch(/^league_session=[^;]+; Path=\/; Max-Age=2592000; HttpOnly; SameSite=Lax$/);
+    expect(state).toMatch(/^league_login=; Path=\/auth\/platform; Max-Age=0;/);
+  });
+
+  it('refuses a callback in a browser that did not start the login (login CSRF)', async () => {
+    server.provider.nextLogin(PLAYER);
+    const { toProvider } = await startLogin(server); // the attacker's browser
+    const back = new URL((await fetch(toProvider, { redirect: 'manual' })).headers.get('location')!);
+    const victim = await get(back.pathname + back.search); // no state cookie
+    expect(victim.headers.get('location')).toBe('/?login_error=login_not_started');
+    expect(sessionCookieOf(victim)).toBeNull();
+    const other = await startLogin(server); // the victim started a login of their own
+    const swapped = await get(back.pathname + back.search, other.stateCookie);
+    expect(swapped.headers.get('location')).toBe('/?login_error=login_not_started');
+    expect(sessionCookieOf(swapped)).toBeNull();
   });
 
   it('makes /auth/me and /api/users/me answer the logged-in user, named from the Steam Web API', async () => {
@@ -79,11 +101,42 @@ describe('logging in through the identity provider', () => {
     expect(response.headers.getSetCookie().join('\n')).toMatch(/^league_session=; Path=\/; Max-Age=0;/);
     expect((await get('/auth/me', cookie)).status).toBe(401);
   });
+
+  it.each([
+    ['Sec-Fetch-Site: same-origin', { 'sec-fetch-site': 'same-origin' }],
+    ['Sec-Fetch-Site: none (typed in)', { 'sec-fetch-site': 'none' }],
+    ['a Referer on this site', { referer: 'http://localhost:8080/lobby/AB12' }],
+  ])('logs out from a link on this site (%s)', async (_what, headers) => {
+    const { cookie } = await server.login(PLAYER);
+    const response = await fetch(`${server.url}/auth/logout`, { redirect: 'manual', headers: { cookie, ...headers } });
+    expect(response.status).toBe(302);
+    expect((await get('/auth/me', cookie)).status).toBe(401);
+  });
+
+  it.each([
+    ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }],
+    ['Sec-Fetch-Site: same-site (a sibling subdomain)', { 'sec-fetch-site': 'same-site' }],
+    ['a Referer on another site', { referer: 'https://evil.example/page' }],
+    ['an Origin of another site', { origin: 'https://evil.example' }],
+  ])('does not log out on a cross-site request (%s): 403 {error}, the session lives on', async (_what, headers) => {
+    const { cookie } = await server.login(PLAYER);
+    const response = await fetch(`${server.url}/auth/logout`, { redirect: 'manual', headers: { cookie, ...headers } });
+    expect(response.status).toBe(403);
+    expect((await response.json()).error).toMatch(/cross-site/);
+    expect(response.headers.getSetCookie()).toEqual([]);
+    expect((await get('/auth/me', cookie)).status).toBe(200);
+  });
 });
 
 describe('a login assertion that does not hold', () => {
+  let started: StartedLogin;
+  const returnTo = () => started.returnTo;
+  beforeEach(async () => {
+    started = await startLogin(server);
+  });
+
   async function expectRefused(url: string, reason: string): Promise<void> {
-    const response = await fetch(url, { redirect: 'manual' });
+    const response = await fetch(url, { redirect: 'manual', headers: { cookie: started.stateCookie } });
     expect(response.status).toBe(302);
     expect(response.headers.get('location')).toBe(`/?login_error=${reason}`);
     expect(sessionCookieOf(response)).toBeNull();
@@ -91,7 +144,7 @@ describe('a login assertion that does not hold', () => {
 
   it('is refused when replayed: the same response_nonce logs in once', async () => {
     const fields = server.provider.assertionFor(PLAYER, returnTo());
-    const first = await fetch(callbackWith(fields), { redirect: 'manual' });
+    const first = await fetch(callbackWith(fields), { redirect: 'manual', headers: { cookie: started.stateCookie } });
     expect(first.headers.get('location')).toBe('/?logged_in=1');
     await expectRefused(callbackWith(fields), 'replayed_nonce');
   });
@@ -110,7 +163,7 @@ describe('a login assertion that does not hold', () => {
   });
 
   it('is refused when return_to points elsewhere', async () => {
-    const fields = server.provider.assertionFor(PLAYER, 'https://evil.example/auth/platform/callback');
+    const fields = server.provider.assertionFor(PLAYER, `https://evil.example/auth/platform/callback?state=${new URL(returnTo()).searchParams.get('state')}`);
     await expectRefused(callbackWith(fields), 'bad_return_to');
   });
 
@@ -128,7 +181,7 @@ describe('a login assertion that does not hold', () => {
   });
 
   it('is refused when the user cancelled at the provider', async () => {
-    const toProvider = (await get('/auth/platform')).headers.get('location')!;
+    const { toProvider } = started;
     const back = new URL((await fetch(toProvider, { redirect: 'manual' })).headers.get('location')!);
     await expectRefused(`${server.url}${back.pathname}${back.search}`, 'cancelled');
   });

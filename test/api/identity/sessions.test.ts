@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginAs, sessionCookieOf, startTestServerWithLogin, type TestServerWithLogin } from '../../support/login';
+import { loginAs, sessionCookieOf, startLogin, startTestServerWithLogin, type TestServerWithLogin } from '../../support/login';
 import { call, movableClock } from './identity-fixtures';
 
 const PLAYER = '76561198000000901';
@@ -55,12 +55,13 @@ describe('with an https PUBLIC_URL', () => {
 
   it('marks the session cookie Secure', async () => {
     secure.provider.nextLogin(PLAYER);
-    const toProvider = (await call(secure, '/auth/platform')).headers.get('location')!;
+    const { toProvider, stateCookie } = await startLogin(secure);
     const back = new URL((await fetch(toProvider, { redirect: 'manual' })).headers.get('location')!);
     expect(back.origin).toBe('https://league.example');
-    const answer = await call(secure, back.pathname + back.search);
+    const answer = await call(secure, back.pathname + back.search, { cookie: stateCookie });
     expect(sessionCookieOf(answer)).not.toBeNull();
     expect(answer.headers.getSetCookie()[0]).toMatch(/; Secure$/);
+    expect(answer.headers.getSetCookie()[1]).toMatch(/^league_login=;.*; Secure;/);
   });
 
   it('still logs in through loginAs', async () => {

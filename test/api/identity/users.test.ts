@@ -78,10 +78,11 @@ describe('buying a custom avatar', () => {
     expect((await buy({ avatar_url: 'http://img.example/a.png' })).status).toBe(400);
   });
 
-  it('answers 402 when the wallet cannot pay', async () => {
+  it('answers 402 when the balance is below the price, and keeps the avatar as it was', async () => {
     const response = await buy({ avatar_url: 'https://img.example/a.png' });
     expect(response.status).toBe(402);
     expect(await response.json()).toEqual({ error: 'not enough points' });
+    expect((await json('/api/users/me', users[0].cookie)).body.custom_avatar_url).toBeNull();
   });
 });
 
@@ -96,7 +97,7 @@ describe('a profile makeover', () => {
     expect((await makeover({ name_color_reward_id: 'red' })).status).toBe(400);
   });
 
-  it('answers 404 for a reward the user does not own', async () => {
+  it('answers 404 for a catalogue reward the user does not own', async () => {
     expect((await makeover({ profile_frame_reward_id: 3 })).status).toBe(404);
   });
 });

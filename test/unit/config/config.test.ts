@@ -38,11 +38,24 @@ describe('configuration', () => {
     ['SESSION_SECRET', 'short'],
     ['PLUGIN_SECRET', 'tiny'],
     ['NODE_ENV', 'staging'],
+    ['PREMIUM_PRICE_3M', '4,99'],
+    ['PREMIUM_PRICE_12M', '0'],
+    ['PREMIUM_CURRENCY', 'euro'],
+    ['PAYPAL_TIMEOUT_MS', 'soon'],
+    ['POINTS_MATCH_PLAYED', '-5'],
+    ['POINTS_MATCH_WON', 'many'],
+    ['POINTS_CUSTOM_AVATAR_COST', '0'],
   ])('a bad %s stops start-up with one line naming it', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.variable).toBe(variable);
     expect(error.message).toContain(variable);
     expect(error.message).not.toContain('\n');
+  });
+
+  it('pays 10 points a match and 15 more for a win, and prices a custom avatar at 500, unless configured', () => {
+    expect(loadConfig({}).points).toEqual({ earning: { played: 10, won: 15 }, customAvatarCost: 500 });
+    const configured = loadConfig({ POINTS_MATCH_PLAYED: '0', POINTS_MATCH_WON: '40', POINTS_CUSTOM_AVATAR_COST: '1200' });
+    expect(configured.points).toEqual({ earning: { played: 0, won: 40 }, customAvatarCost: 1200 });
   });
 
   it('production requires SESSION_SECRET', () => {
@@ -65,6 +78,12 @@ describe('configuration', () => {
     expect([...config.adminPlatformIds]).toEqual(['76561198000000001', '76561198000000002']);
   });
 
+  it('reads plan prices as minor units of the configured currency', () => {
+    expect(loadConfig({}).premium).toEqual({ prices: { '3m': 499, '6m': 899, '12m': 1499 }, currency: 'EUR' });
+    const config = loadConfig({ PREMIUM_PRICE_3M: '5', PREMIUM_PRICE_6M: '9.5', PREMIUM_PRICE_12M: '17.99', PREMIUM_CURRENCY: 'USD' });
+    expect(config.premium).toEqual({ prices: { '3m': 500, '6m': 950, '12m': 1799 }, currency: 'USD' });
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', REDIS_URL: '' }).port).toBe(8080);
     expect(loadConfig({ REDIS_URL: '' }).redisUrl).toBeUndefined();
@@ -72,5 +91,40 @@ describe('configuration', () => {
 
   it('drops a trailing slash from PUBLIC_URL so return URLs compose', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://league.example/' }).publicUrl).toBe('https://league.example');
+  });
+});
+
+describe('map storage configuration', () => {
+  it('keeps maps under DATA_DIR when no bucket is set', () => {
+    expect(loadConfig({}).mapStorage).toEqual({ kind: 'directory' });
+  });
+
+  it('uses an S3-compatible bucket when MAPS_S3_BUCKET is set', () => {
+    const config = loadConfig({
+      MAPS_S3_BUCKET: 'league-maps',
+      MAPS_S3_ENDPOINT: 'http://127.0.0.1:9000/',
+      MAPS_S3_ACCESS_KEY_ID: 'id',
+      MAPS_S3_SECRET_ACCESS_KEY: 'secret',
+    });
+    expect(config.mapStorage).toEqual({
+      kind: 's3',
+      bucket: 'league-maps',
+      prefix: 'maps/',
+      region: 'us-east-1',
+      endpoint: 'http://127.0.0.1:9000',
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+    });
+  });
+
+  it('leaves credentials to the SDK default chain when none are set', () => {
+    expect(loadConfig({ MAPS_S3_BUCKET: 'league-maps' }).mapStorage).not.toHaveProperty('credentials');
+  });
+
+  it('needs both the access key id and the secret, or neither', () => {
+    expect(configError({ MAPS_S3_BUCKET: 'b-1', MAPS_S3_ACCESS_KEY_ID: 'id' }).variable).toBe('MAPS_S3_SECRET_ACCESS_KEY');
+  });
+
+  it('refuses a bucket name S3 would refuse', () => {
+    expect(configError({ MAPS_S3_BUCKET: 'Not_A_Bucket' }).variable).toBe('MAPS_S3_BUCKET');
   });
 });

@@ -39,6 +39,9 @@ describe('reading a bearer header', () => {
     ['premium', `Bearer svc_pk_${BODY}`, `svc_pk_${BODY}`],
     ['admin', `Bearer svc_ak_${BODY}`, `svc_ak_${BODY}`],
     ['premium', `Bearer svc_pk_${MIXED}`, `svc_pk_${MIXED}`],
+    // The scheme is case-insensitive (RFC 9110 section 11.1); the key itself is not.
+    ['premium', `bearer svc_pk_${BODY}`, `svc_pk_${BODY}`],
+    ['admin', `BEARER svc_ak_${BODY}`, `svc_ak_${BODY}`],
   ])('finds a %s key in %s', (kind, header, raw) => {
     expect(parseBearer(header)).toEqual({ kind, raw });
   });
@@ -47,7 +50,7 @@ describe('reading a bearer header', () => {
     ['no header', undefined],
     ['an empty header', ''],
     ['a key without the scheme', `svc_pk_${BODY}`],
-    ['a lower-case scheme', `bearer svc_pk_${BODY}`],
+    ['an upper-case key prefix', `Bearer SVC_PK_${BODY}`],
     ['another scheme', `Basic svc_pk_${BODY}`],
     ['two spaces', `Bearer  svc_pk_${BODY}`],
     ['a trailing space', `Bearer svc_pk_${BODY} `],

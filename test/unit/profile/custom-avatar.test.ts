@@ -51,6 +51,20 @@ describe('setting a custom avatar', () => {
     ['a type that only starts like an image', 'https://cdn.example.com/a.png.exe'],
     ['credentials in the URL', 'https://user:secret@cdn.example.com/a.png'],
     ['an overlong URL', `https://cdn.example.com/${'a'.repeat(2100)}.png`],
+    ['a loopback address (the issue: Redis on this machine)', 'https://127.0.0.1:6379/x.png'],
+    ['loopback spelt in hex', 'https://0x7f.1/x.png'],
+    ['loopback spelt as one number', 'https://2130706433/x.png'],
+    ['a private address', 'https://10.0.0.5/x.png'],
+    ['a link-local (cloud metadata) address', 'https://169.254.169.254/x.png'],
+    ['a public address literal', 'https://93.184.216.34/x.png'],
+    ['IPv6 loopback', 'https://[::1]/x.png'],
+    ['an IPv4-mapped IPv6 address', 'https://[::ffff:127.0.0.1]/x.png'],
+    ['localhost', 'https://localhost/x.png'],
+    ['localhost with a trailing dot', 'https://localhost./x.png'],
+    ['a subdomain of localhost', 'https://cdn.localhost/x.png'],
+    ['an mDNS name', 'https://printer.local/x.png'],
+    ['an internal name', 'https://metadata.google.internal/x.png'],
+    ['a single-label name', 'https://redis/x.png'],
   ])('refuses %s as invalid', (_, avatarUrl) => {
     const outcome = setCustomAvatar({ avatarUrl, balance: 1000, cost: 100 });
     expect(outcome.ok === false && outcome.error.kind).toBe('invalid');

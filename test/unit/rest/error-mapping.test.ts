@@ -27,6 +27,11 @@ describe('error mapping', () => {
     expect(toHttpError(parseError)).toMatchObject({ status: 400, message: 'malformed JSON body' });
   });
 
+  it('a path parameter the router could not percent-decode is a 404 that does not quote it', () => {
+    const decodeError = Object.assign(new URIError("Failed to decode param '%zz'"), { status: 400 });
+    expect(toHttpError(decodeError)).toMatchObject({ status: 404, message: 'not found' });
+  });
+
   it('anything else is not mapped, so it becomes a logged 500', () => {
     expect(toHttpError(new Error('database on fire'))).toBeNull();
     expect(toHttpError(Object.assign(new Error('secret detail'), { status: 400 }))).toBeNull();

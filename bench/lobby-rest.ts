@@ -1,0 +1,167 @@
+import { cpus, loadavg } from 'node:os';
+import type { LobbyDetail } from '../schema/lobby';
+import { cpuMs, getOk, httpRequest, keepAliveAgent, percentile, postOk } from './http-client';
+import { databaseLabel, startLeagueCluster, startProcess, type BenchProcess, type LeagueCluster } from './realtime-processes';
+
+/*
+ * Lobby commands through the door clients use: one server process with Redis and Postgres, 480
+ * users logged in through the real login flow (session cookies), 40 lobbies of 12 (10 drafted,
+ * whose seated players send keep-ready; 30 gathering, whose members flip their map vote), every
+ * 10th command a chat, IN_FLIGHT requests at once over kept-alive node:http, SECONDS measured
+ * after a warm-up. The baseline, measured in the same run with the same driver, is the league's
+ * own express pipeline on uWS answering the same requests with no work behind them
+ * (bench/rest-bare-server.ts): the transport's ceiling here and now, so a slow machine shows.
+ */
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARM_UP_S = 2;
+const IN_FLIGHT = 16;
+const LOBBIES = 40;
+const DRAFTED = 10;
+const MEMBERS = 12;
+/** Picks after start-draft: 11 of 12 seated, so the draft goes on and ready never takes it live. */
+const PICKS = MEMBERS - 3;
+const CHAT_EVERY = 10;
+
+interface Member {
+  cookie: string;
+  userId: number;
+  vote: number;
+}
+
+interface Table {
+  code: string;
+  drafted: boolean;
+  maps: string[];
+  members: Member[];
+  /** Who sends keep-ready (drafted lobbies): the seated. */
+  seated: Member[];
+}
+
+interface Run {
+  commands: number;
+  failures: Map<string, number>;
+  latencies: number[];
+  seconds: number;
+  serverCpuMs: number;
+}
+
+const agent = keepAliveAgent(IN_FLIGHT);
+const pickOne = <T>(items: T[]): T => items[Math.floor(Math.random() * items.length)];
+
+async function inBatches<T>(count: number, size: number, make: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < count; i += size) out.push(...(await Promise.all(Array.from({ length: Math.min(size, count - i) }, (_, j) => make(i + j)))));
+  return out;
+}
+
+async function setUpTable(url: string, members: Member[], drafted: boolean, index: number): Promise<Table> {
+  const [host] = members;
+  const created = (await postOk(agent, `${url}/api/lobbies/`, { format: '6v6', name: `bench ${index}` }, host.cookie)) as { code: string; lobby: LobbyDetail };
+  const { code } = created;
+  for (const member of members.slice(1)) await postOk(agent, `${url}/api/lobbies/${code}/join`, {}, member.cookie);
+  const table: Table = { code, drafted, maps: created.lobby.map_pool, members, seated: [] };
+  if (!drafted) return table;
+  await postOk(agent, `${url}/api/lobbies/${code}/start-draft`, {}, host.cookie);
+  let lobby = (await getOk(agent, `${url}/api/lobbies/${code}`)) as LobbyDetail;
+  for (let pick = 0; pick < PICKS; pick++) {
+    const captain = members.find((m) => m.userId === lobby.captains[lobby.turn!])!;
+    await postOk(agent, `${url}/api/lobbies/${code}/pick`, { user_id: lobby.pool[0].id }, captain.cookie);
+    lobby = (await getOk(agent, `${url}/api/lobbies/${code}`)) as LobbyDetail;
+  }
+  const seatedIds = new Set([...lobby.teams.red, ...lobby.teams.blu].flatMap((slot) => (slot.user ? [slot.user.id] : [])));
+  table.seated = members.filter((m) => seatedIds.has(m.userId));
+  return table;
+}
+
+/** One command of the mix, as its REST request; resolves with the status. */
+function oneCommand(url: string, table: Table, chat: boolean): Promise<{ kind: string; status: number }> {
+  const send = (kind: string, member: Member, body: unknown) =>
+    httpRequest(agent, 'POST', `${url}/api/lobbies/${table.code}/${kind}`, { body, cookie: member.cookie }).then((a) => ({ kind, status: a.status, text: a.text }));
+  if (chat) return send('chat', pickOne(table.members), { message: 'gl hf' });
+  if (table.drafted) return send('keep-ready', pickOne(table.seated), {});
+  const member = pickOne(table.members);
+  member.vote = 1 - member.vote;
+  return send('vote-map', member, { map: table.maps[member.vote] });
+}
+
+async function drive(url: string, seconds: number, command: (n: number) => Promise<{ kind: string; status: number }>, pid: number): Promise<Run> {
+  const latencies: number[] = [];
+  const failures = new Map<string, number>();
+  let sent = 0;
+  const cpuBefore = cpuMs(pid);
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (performance.now() < until) {
+        const n = sent++;
+        const at = performance.now();
+        const { kind, status } = await command(n);
+        latencies.push(performance.now() - at);
+        if (status !== 200) failures.set(`${kind} ${status}`, (failures.get(`${kind} ${status}`) ?? 0) + 1);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { commands: latencies.length, failures, latencies, seconds: elapsed, serverCpuMs: cpuMs(pid) - cpuBefore };
+}
+
+function describeRun(label: string, run: Run): string {
+  const rate = run.commands / run.seconds;
+  const failed = [...run.failures].map(([what, n]) => `${n} x ${what}`).join(', ');
+  return (
+    `  ${label}: ${Math.round(rate).toLocaleString('en')} commands/s, p50 ${percentile(run.latencies, 0.5).toFixed(2)} ms, ` +
+    `p99 ${percentile(run.latencies, 0.99).toFixed(2)} ms, server CPU ${(run.serverCpuMs / run.commands).toFixed(3)} ms/command` +
+    (failed ? `; NOT 200: ${failed}` : '; every answer 200')
+  );
+}
+
+export async function benchLobbyRest(): Promise<string[]> {
+  const redisUrl = process.env.REDIS_URL;
+  if (!redisUrl || !process.env.DATABASE_URL) return ['lobby commands through REST: skipped (needs REDIS_URL and DATABASE_URL)'];
+  const cluster: LeagueCluster = await startLeagueCluster(1, { redisUrl });
+  let ours: Run;
+  let setup: string;
+  try {
+    const [server] = cluster.instances;
+    const setupStarted = performance.now();
+    const members = await inBatches(LOBBIES * MEMBERS, 16, async () => ({ ...(await cluster.login()), vote: 0 }));
+    const loggedIn = performance.now();
+    const tables = await inBatches(LOBBIES, 8, (i) => setUpTable(server.url, members.slice(i * MEMBERS, (i + 1) * MEMBERS), i < DRAFTED, i));
+    // Flags last 30 s: raised just before the run, then kept by the keep-ready of the mix.
+    for (const table of tables) await Promise.all(table.seated.map((m) => postOk(agent, `${server.url}/api/lobbies/${table.code}/ready`, {}, m.cookie)));
+    setup = `  setup: ${members.length} logins in ${((loggedIn - setupStarted) / 1000).toFixed(1)} s, ${LOBBIES} lobbies in ${((performance.now() - loggedIn) / 1000).toFixed(1)} s`;
+    const mix = (n: number) => oneCommand(server.url, pickOne(tables), n % CHAT_EVERY === CHAT_EVERY - 1);
+    await drive(server.url, WARM_UP_S, mix, server.pid);
+    ours = await drive(server.url, SECONDS, mix, server.pid);
+  } finally {
+    await cluster.stop();
+  }
+
+  const bare: BenchProcess = await startProcess('bench/rest-bare-server.ts', {});
+  let baseline: Run;
+  try {
+    const cookie = 'league_session=bench';
+    const echo = (n: number) =>
+      httpRequest(agent, 'POST', `${bare.url}/api/lobbies/ABCDEF/${n % 2 ? 'vote-map' : 'keep-ready'}`, { body: { map: 'cp_process_final' }, cookie }).then((a) => ({
+        kind: 'echo',
+        status: a.status,
+      }));
+    await drive(bare.url, WARM_UP_S, echo, bare.pid);
+    baseline = await drive(bare.url, SECONDS, echo, bare.pid);
+  } finally {
+    await bare.stop();
+  }
+  const met = ours.commands / ours.seconds >= 3000 && percentile(ours.latencies, 0.99) <= 10 && ours.failures.size === 0;
+  return [
+    `lobby commands through REST with session cookies: one server process, Redis, ${databaseLabel()}; ${LOBBIES} lobbies x ${MEMBERS} ` +
+      `(${DRAFTED} drafted: keep-ready; ${LOBBIES - DRAFTED} gathering: vote-map flips; every ${CHAT_EVERY}th command a chat), ` +
+      `${IN_FLIGHT} requests in flight over kept-alive node:http, ${SECONDS} s after ${WARM_UP_S} s warm-up`,
+    setup,
+    describeRun('league', ours),
+    describeRun('baseline: the same express pipeline on uWS, cookie read, no work (bench/rest-bare-server.ts)', baseline),
+    `  target >= 3,000 commands/s with p99 <= 10 ms, nothing refused: ${met ? 'MET' : 'NOT MET'}`,
+    `  machine: ${cpus().length} cores, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} at the end (server, driver and stores share the cores)`,
+  ];
+}

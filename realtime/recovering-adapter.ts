@@ -1,0 +1,118 @@
+import { Adapter, type BroadcastOptions, type PrivateSessionId, type Room, type Session } from 'socket.io-adapter';
+
+/**
+ * socket.io's in-memory adapter with connection state recovery, and a cap on what it keeps.
+ *
+ * Broadcasts never cross instances through socket.io: every instance receives every lobby
+ * announcement from the live store's feed, in commit order, and emits it to its own sockets
+ * (see src/engine/lobby-broadcast.ts). So each instance's adapter already sees every packet,
+ * including those for rooms it has no member in right now (the member that just dropped may be
+ * the one coming back), and recovery needs nothing from other instances. socket.io's own
+ * SessionAwareAdapter does the same but keeps every packet of the window: at a few thousand
+ * updates a second that is gigabytes, hence this one with `maxPackets`.
+ *
+ * Sessions live in this instance's memory: a client that reconnects to the same instance
+ * (websocket-only clients with the usual sticky balancing) is recovered; one that lands elsewhere
+ * is not (`socket.recovered` is false) and re-subscribes for a fresh snapshot.
+ */
+export interface RecoveryOptions {
+  maxDisconnectionDuration: number;
+  /** Packets kept at most, whatever their age, so a burst cannot grow memory without bound. */
+  maxPackets: number;
+}
+
+interface StoredPacket {
+  id: string;
+  data: unknown[];
+  rooms: Set<Room>;
+  except: Set<Room>;
+  emittedAt: number;
+}
+
+interface PacketLike {
+  type: number;
+  id?: number;
+  data: unknown[];
+}
+
+type StoredSession = Session & { disconnectedAt: number };
+
+const EVENT = 2;
+
+export function createRecoveringAdapter(recovery: RecoveryOptions) {
+  // socket.io calls `new factory(nsp)`: a plain function (not an arrow) that returns the instance.
+  return function recoveringAdapter(nsp: unknown) {
+    return new RecoveringAdapter(nsp, recovery);
+  };
+}
+
+export class RecoveringAdapter extends Adapter {
+  private readonly sessions = new Map<PrivateSessionId, StoredSession>();
+  private packets: StoredPacket[] = [];
+  private readonly sweeper: NodeJS.Timeout;
+  private offsetCounter = 0;
+
+  constructor(
+    nsp: unknown,
+    private readonly recovery: RecoveryOptions,
+  ) {
+    super(nsp as ConstructorParameters<typeof Adapter>[0]);
+    this.sweeper = setInterval(() => this.sweep(), Math.min(10_000, recovery.maxDisconnectionDuration));
+    this.sweeper.unref();
+  }
+
+  override broadcast(packet: PacketLike, opts: BroadcastOptions): void {
+    if (isStorable(packet, opts)) {
+      const id = (this.offsetCounter++).toString(36);
+      // The last argument of a stored event is its offset: the client hands it back on reconnect.
+      packet.data.push(id);
+      this.packets.push({ id, data: packet.data, rooms: opts.rooms, except: opts.except ?? new Set(), emittedAt: Date.now() });
+      if (this.packets.length > this.recovery.maxPackets * 1.25) this.packets = this.packets.slice(-this.recovery.maxPackets);
+    }
+    // Adapter.prototype.broadcast, which socket.io on uWS turns into one native publish.
+    super.broadcast(packet as Parameters<Adapter['broadcast']>[0], opts);
+  }
+
+  override persistSession(session: Session): void {
+    this.sessions.set(session.pid, { ...session, disconnectedAt: Date.now() });
+  }
+
+  override restoreSession(pid: PrivateSessionId, offset: string): Promise<Session> {
+    const session = this.sessions.get(pid);
+    this.sessions.delete(pid);
+    if (!session || session.disconnectedAt + this.recovery.maxDisconnectionDuration < Date.now()) {
+      return Promise.resolve(null as unknown as Session);
+    }
+    const index = this.packets.findIndex((packet) => packet.id === offset);
+    if (index === -1) return Promise.resolve(null as unknown as Session);
+    const missedPackets = this.packets
+      .slice(index + 1)
+      .filter((packet) => reaches(session.rooms, packet))
+      .map((packet) => packet.data);
+    const { disconnectedAt: _dropped, ...restored } = session;
+    return Promise.resolve({ ...restored, missedPackets });
+  }
+
+  override close(): Promise<void> | void {
+    clearInterval(this.sweeper);
+    return super.close();
+  }
+
+  private sweep(): void {
+    const threshold = Date.now() - this.recovery.maxDisconnectionDuration;
+    for (const [pid, session] of this.sessions) if (session.disconnectedAt < threshold) this.sessions.delete(pid);
+    const firstFresh = this.packets.findIndex((packet) => packet.emittedAt >= threshold);
+    if (firstFresh === -1) this.packets = [];
+    else if (firstFresh > 0) this.packets = this.packets.slice(firstFresh);
+  }
+}
+
+/** Acknowledged and volatile packets cannot be replayed (the same rule as socket.io's own adapter). */
+function isStorable(packet: PacketLike, opts: BroadcastOptions): boolean {
+  return packet.type === EVENT && packet.id === undefined && opts.flags?.volatile === undefined;
+}
+
+function reaches(sessionRooms: Room[], packet: StoredPacket): boolean {
+  const included = packet.rooms.size === 0 || sessionRooms.some((room) => packet.rooms.has(room));
+  return included && sessionRooms.every((room) => !packet.except.has(room));
+}

@@ -1,0 +1,30 @@
+import * as v from 'valibot';
+
+/** How much of a client's input an error answer may quote. */
+export const ECHO_LIMIT = 32;
+const EXPECTED_LIMIT = 120;
+
+/** A short prefix of client input, safe to put in an answer: a long input never comes back whole. */
+export function echo(text: string, limit = ECHO_LIMIT): string {
+  return text.length <= limit ? text : `${text.slice(0, limit)}…`;
+}
+
+// valibot's default wording quotes the whole received value ("... but received "<100 KB>"").
+const DEFAULT_MESSAGE = /^Invalid [^:]+: /;
+
+/**
+ * The one wording of a failed parse, for REST and socket answers alike: the field, then the rule
+ * it broke. A schema's own message is kept; valibot's default one is rebuilt from the rule
+ * (label, expected) and at most a short prefix of what was received.
+ */
+export function describeIssue(issue: v.BaseIssue<unknown>, part: string): string {
+  const field = v.getDotPath(issue);
+  const where = field ?? part;
+  if (issue.kind === 'schema' && issue.input === undefined && field) return `${where}: is required`;
+  if (!DEFAULT_MESSAGE.test(issue.message)) return `${where}: ${echo(issue.message, EXPECTED_LIMIT)}`;
+  const expected = issue.expected ? `expected ${echo(issue.expected, EXPECTED_LIMIT)} but ` : '';
+  return `${where}: invalid ${issue.type}: ${expected}received ${echo(issue.received)}`;
+}
+
+/** The first issue of a failed parse, described. */
+export const describeIssues = (issues: readonly v.BaseIssue<unknown>[], part: string): string => describeIssue(issues[0], part);

@@ -1,0 +1,52 @@
+import * as v from 'valibot';
+import {
+  PointBalance,
+  PointRedemption,
+  PointReward,
+  PointsAdminAwardBody,
+  PointsAdminAwardResponse,
+  PointsLeaderRow,
+  PointTransaction,
+  PointTransactionsQuery,
+  RedeemRewardBody,
+  RedeemRewardResponse,
+} from '../points';
+import { defineRoute } from '../route-contract';
+
+const tag = 'Points';
+
+export const pointsRoutes = {
+  balance: defineRoute({
+    operationId: 'getPointBalance', method: 'get', path: '/api/points/balance', tag, auth: ['session'],
+    summary: "The caller's balance (always the sum of their ledger) and lifetime totals",
+    success: { status: 200, schema: PointBalance }, errors: [401, 403],
+  }),
+  transactions: defineRoute({
+    operationId: 'listPointTransactions', method: 'get', path: '/api/points/transactions', tag, auth: ['session'],
+    summary: "The caller's ledger, newest first (limit default 50, clamped to 1..100; page 1-indexed, default 1)",
+    query: PointTransactionsQuery, success: { status: 200, schema: v.array(PointTransaction) }, errors: [400, 401, 403],
+  }),
+  rewards: defineRoute({
+    operationId: 'listPointRewards', method: 'get', path: '/api/points/rewards', tag, auth: [],
+    summary: 'The reward catalogue; inactive rewards are listed but cannot be redeemed',
+    success: { status: 200, schema: v.array(PointReward) }, errors: [], publicCache: true,
+  }),
+  redeem: defineRoute({
+    operationId: 'redeemPointReward', method: 'post', path: '/api/points/redeem', tag, auth: ['session'],
+    summary: 'Buys a reward with points (402 not enough, 404 unknown or inactive, 409 already owned)',
+    body: RedeemRewardBody, success: { status: 200, schema: RedeemRewardResponse }, errors: [400, 401, 402, 403, 404, 409],
+  }),
+  redemptions: defineRoute({
+    operationId: 'listPointRedemptions', method: 'get', path: '/api/points/redemptions', tag, auth: ['session'],
+    summary: 'The rewards the caller owns, newest first', success: { status: 200, schema: v.array(PointRedemption) }, errors: [401, 403],
+  }),
+  leaderboard: defineRoute({
+    operationId: 'getPointsLeaderboard', method: 'get', path: '/api/points/leaderboard', tag, auth: [],
+    summary: 'Top 100 balances, highest first', success: { status: 200, schema: v.array(PointsLeaderRow) }, errors: [], publicCache: true,
+  }),
+  adminAward: defineRoute({
+    operationId: 'awardPoints', method: 'post', path: '/api/points/admin/award', tag, auth: ['admin'], role: 'admin',
+    summary: 'Awards (or, negative, takes back) points with an admin key; writes an admin_audit row with the balance before and after',
+    body: PointsAdminAwardBody, success: { status: 200, schema: PointsAdminAwardResponse }, errors: [400, 401, 403, 404, 409],
+  }),
+};

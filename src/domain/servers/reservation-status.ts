@@ -1,0 +1,24 @@
+/**
+ * Reservation statuses (CONTRACT.md): pending -> provisioning -> active -> ending -> ended, with
+ * failed (provisioning gave up) and cancelled (a pending one deleted).
+ */
+export const RESERVATION_STATUSES = ['pending', 'provisioning', 'active', 'ending', 'ended', 'failed', 'cancelled'] as const;
+export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
+
+/** Statuses that hold a region slot and a user's free-tier turn. */
+export const HOLDING_STATUSES: readonly ReservationStatus[] = ['pending', 'provisioning', 'active', 'ending'];
+
+export const isFinished = (status: ReservationStatus): boolean =>
+  status === 'ended' || status === 'failed' || status === 'cancelled';
+
+const MOVES: Record<ReservationStatus, readonly ReservationStatus[]> = {
+  pending: ['provisioning', 'cancelled', 'ending'],
+  provisioning: ['active', 'failed', 'ending'],
+  active: ['ending'],
+  ending: ['ended'],
+  ended: [],
+  failed: [],
+  cancelled: [],
+};
+
+export const canMove = (from: ReservationStatus, to: ReservationStatus): boolean => MOVES[from].includes(to);

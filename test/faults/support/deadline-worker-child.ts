@@ -1,0 +1,31 @@
+/**
+ * A deadline worker in a process of its own, for the lease test: it polls queue `q` of the Redis
+ * at REDIS_URL. MODE=hang: it claims, says so on stdout, and never applies (the parent kills it
+ * there). MODE=apply: it applies each member once, idempotently, as the engine's tick does (a
+ * compare-and-set on a version: a second run finds the work done and changes nothing).
+ */
+import { startDeadlineWorker } from '../../../src/engine/deadline-worker';
+import { connectRedisLiveStore } from '../../../src/live/redis-live-store';
+
+const live = await connectRedisLiveStore({ url: process.env.REDIS_URL!, prefix: process.env.REDIS_PREFIX! });
+const hang = process.env.MODE === 'hang';
+startDeadlineWorker({
+  live,
+  clock: Date.now,
+  intervalMs: 20,
+  leaseMs: Number(process.env.LEASE_MS),
+  onError: (error) => process.stderr.write(`${String(error)}\n`),
+  queues: [
+    {
+      queue: 'q',
+      run: async (member) => {
+        if (hang) {
+          process.stdout.write(`claimed ${member}\n`);
+          return new Promise<void>(() => undefined);
+        }
+        await live.compareAndSet([{ key: `applied:${member}`, expectedVersion: 0, value: { at: Date.now(), pid: process.pid } }]);
+      },
+    },
+  ],
+});
+process.stdout.write('ready\n');
