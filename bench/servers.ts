@@ -25,7 +25,7 @@ const RACE_CAPACITY = 40;
 const CONCURRENCY = 24;
 
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
-const ms = (x: number) => `${x.toFixed(0)} ms`;
+const ms = (x: number) => `${x.toFixed(1)} ms`;
 
 async function json(url: string, init: RequestInit & { cookie: string }): Promise<{ status: number; body: any }> {
   const response = await fetch(url, { ...init, headers: { cookie: init.cookie, ...(init.body ? { 'content-type': 'application/json' } : {}) } });

@@ -1,6 +1,7 @@
 import type { Server } from 'socket.io';
 import type { ServerToClientEvents } from '../schema/realtime';
 import type { LobbyBroadcast } from '../src/engine/lobby-broadcast';
+import type { RecoveringAdapter } from './recovering-adapter';
 
 export const LOBBIES_ROOM = 'lobbies';
 
@@ -14,10 +15,12 @@ export function lobbyRoom(code: string): string {
  * exactly that shape into one native publish (a sender-excluding `socket.to` or a multi-room emit
  * falls back to a loop over sockets).
  */
-export function socketBroadcast(io: Pick<Server<never, ServerToClientEvents>, 'local'>): LobbyBroadcast {
+export function socketBroadcast(io: Pick<Server<never, ServerToClientEvents>, 'local' | 'of'>): LobbyBroadcast {
   return {
     lobbyUpdated: (code, version, lobby) => void io.local.to(lobbyRoom(code)).emit('lobby:update', { code, version, lobby }),
     lobbyChat: (code, message) => void io.local.to(lobbyRoom(code)).emit('lobby:chat', { code, message }),
     lobbiesChanged: (lobbies) => void io.local.to(LOBBIES_ROOM).emit('lobbies:update', { lobbies }),
+    // The same as the two above for the feed's JSON text, sent as it came (see RecoveringAdapter).
+    lobbyEventJson: (code, event, json) => (io.of('/').adapter as unknown as RecoveringAdapter).broadcastJson(lobbyRoom(code), event, json),
   };
 }

@@ -62,7 +62,11 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
     maxHttpBufferSize: MAX_FRAME_BYTES,
     // Middlewares run again on recovery: the session or key may have ended while the client was away.
     connectionStateRecovery: { maxDisconnectionDuration, skipMiddlewares: false },
-    adapter: createRecoveringAdapter({ maxDisconnectionDuration, maxPackets: MAX_REPLAY_PACKETS }) as never,
+    adapter: createRecoveringAdapter({
+      maxDisconnectionDuration,
+      maxPackets: MAX_REPLAY_PACKETS,
+      publish: (topic, message) => void uws.publish(topic, message, false),
+    }) as never,
   });
   // uWS silently skips a receiver whose send buffer passes this (its default is 64 KB, about 30
   // lobby updates); 1 MB, engine.io's documented default, only skips a client that is truly stuck.

@@ -28,3 +28,19 @@ export function describeIssue(issue: v.BaseIssue<unknown>, part: string): string
 
 /** The first issue of a failed parse, described. */
 export const describeIssues = (issues: readonly v.BaseIssue<unknown>[], part: string): string => describeIssue(issues[0], part);
+
+/**
+ * Where a NUL character sits in a client's input (a dot path), or null. Postgres cannot store
+ * one in text, so such input is refused up front as a 400 rather than failing in the database.
+ */
+export function nulCharacterAt(input: unknown, path = ''): string | null {
+  if (typeof input === 'string') return input.includes('\u0000') ? path : null;
+  if (input === null || typeof input !== 'object') return null;
+  for (const [key, value] of Object.entries(input)) {
+    const here = path ? `${path}.${key}` : key;
+    if (key.includes('\u0000')) return here;
+    const found = nulCharacterAt(value, here);
+    if (found !== null) return found;
+  }
+  return null;
+}

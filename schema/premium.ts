@@ -49,7 +49,9 @@ export const GiftCode = v.object({
 export type GiftCode = v.InferOutput<typeof GiftCode>;
 
 /** The format (`^[A-Z0-9]{4}(-[A-Z0-9]{4}){3}$`) is checked after the login check, so anonymous calls are 401 first. */
-export const RedeemGiftCodeBody = v.object({ code: v.string() });
+export const RedeemGiftCodeBody = v.object({
+  code: v.pipe(v.string(), v.description('Four groups of four from A-Z and 0-9: ^[A-Z0-9]{4}(-[A-Z0-9]{4}){3}$ (400 otherwise)')),
+});
 
 /** PayPal's webhook delivery: the event is read in full by the verification, only these fields by us. */
 export const PayPalWebhookBody = v.looseObject({ id: v.string(), event_type: v.string() });

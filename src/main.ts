@@ -176,9 +176,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       random: (n) => randomBytes(n),
       logger,
     });
+    const reservationRepository = new ReservationRepository(db);
     const engines = await startLobbyServices({
       db, live, users, clock, logger, broadcast: sockets.broadcast, publicCache: publicReads.cache, maps, earning: config.points.earning,
-      reservations: reservationPins(new ReservationRepository(db)),
+      reservations: reservationPins(reservationRepository),
       leaseMs: config.deadlineLeaseMs,
     });
     // Before the socket server and the stores close: the deadline worker stops first.
@@ -189,7 +190,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       provider: options.serverProvider, timing: options.serverTiming, lobbies: engines.lobbies,
     });
     cleanups.unshift(() => servers.close());
-    const admin = createAdmin({ db, users, lobbies: engines.lobbies, invalidate: engines.invalidate, clock });
+    const admin = createAdmin({ db, users, lobbies: engines.lobbies, reservations: reservationRepository, invalidate: engines.invalidate, clock });
     const isTrustedProxy = trustedProxyMatcher(config.trustProxy);
     const userLimits = new UserActionLimit(live, clock, refuseWithHttpError, userActionLimits(config.userRateLimits));
     const commandGate = (type: string, caller: Caller) => userLimits.check(type, caller);

@@ -11,6 +11,7 @@ export interface AdminInput {
   db: Pick<Database, 'em'>;
   users: { findById(id: number): Promise<UserRecord | null> };
   lobbies: LobbyAdminDeps['lobbies'];
+  reservations: LobbyAdminDeps['reservations'];
   /** Drops a public-cache topic on every instance. */
   invalidate: (topic: string) => void;
   clock: () => number;
@@ -20,7 +21,7 @@ export interface AdminInput {
 export function createAdmin(input: AdminInput) {
   const { db, clock, invalidate } = input;
   const audit = new AdminAuditRepository(db);
-  const lobbies = new LobbyAdmin({ db, lobbies: input.lobbies });
+  const lobbies = new LobbyAdmin({ db, lobbies: input.lobbies, reservations: input.reservations });
   return {
     audit,
     lobbies,

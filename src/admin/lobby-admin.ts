@@ -12,6 +12,8 @@ export interface LobbyAdminDeps {
     command(code: string, command: LobbyCommand, caller: Caller): Promise<unknown>;
     lobbyOf(userId: number): Promise<string | null>;
   };
+  /** Unpins a lobby from the reservation that serves it, so the server takes the host's next lobby. */
+  reservations: { releaseLobby(reservationId: number, code: string): Promise<boolean> };
 }
 
 const brief = (lobby: LobbyDetail) => ({ code: lobby.code, phase: lobby.phase, version: lobby.version, players: lobby.pool.length + seated(lobby) });
@@ -23,14 +25,17 @@ export class LobbyAdmin {
 
   /**
    * Ends a lobby in any open phase (the rules let an admin cancel any lobby): its players are
-   * free to join another at once, watchers get the update. No match is recorded.
+   * free to join another at once, watchers get the update, and the game server it was pinned to
+   * is released (it serves no lobby until its owner pins the next one). No match is recorded.
    */
   async forceEnd(caller: Caller, code: string, reason: string): Promise<LobbyDetail> {
     const before = await this.deps.lobbies.detail(code);
     if (!before) throw notFound('lobby not found');
     await this.deps.lobbies.command(code, { type: 'cancel' }, caller);
     const after = (await this.deps.lobbies.detail(code))!;
-    await this.#audit(caller, 'lobby.force_end', code, brief(before), brief(after), reason);
+    const reservation = before.reservation_id;
+    const released = reservation !== null && (await this.deps.reservations.releaseLobby(reservation, code));
+    await this.#audit(caller, 'lobby.force_end', code, brief(before), { ...brief(after), released_reservation: released ? reservation : null }, reason);
     return after;
   }
 

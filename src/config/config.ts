@@ -9,11 +9,9 @@ const optionalUrl = (name: string) =>
   v.optional(v.pipe(v.string(), v.trim(), v.url(`${name} must be a URL`)));
 const urlWithDefault = (name: string, fallback: string) =>
   v.optional(v.pipe(v.string(), v.trim(), v.url(`${name} must be a URL`)), fallback);
-const milliseconds = (name: string, fallback: string) =>
-  v.optional(
-    v.pipe(v.string(), v.regex(/^\d{2,7}$/, `${name} must be a whole number of milliseconds (10 or more)`), v.transform(Number), v.minValue(10, `${name} must be at least 10`)),
-    fallback,
-  );
+const millisecondsText = (name: string) =>
+  v.pipe(v.string(), v.regex(/^\d{2,7}$/, `${name} must be a whole number of milliseconds (10 or more)`), v.transform(Number), v.minValue(10, `${name} must be at least 10`));
+const milliseconds = (name: string, fallback: string) => v.optional(millisecondsText(name), fallback);
 const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)));
 /** A price as a decimal amount ("8.99"), kept in minor units (899) so sums are exact. */
 const price = (name: string, fallback: string) =>
@@ -108,7 +106,7 @@ const EnvSchema = v.object({
   SEED_DEMO_DATA: v.optional(v.picklist(['auto', 'never'], 'SEED_DEMO_DATA must be auto or never'), 'auto'),
   REDIS_TIMEOUT_MS: milliseconds('REDIS_TIMEOUT_MS', '1000'),
   // Unset: 3 s for a database server, longer for embedded PGlite (see openDatabase).
-  DATABASE_TIMEOUT_MS: v.optional(v.pipe(v.string(), v.regex(/^\d{2,7}$/, 'DATABASE_TIMEOUT_MS must be a whole number of milliseconds (10 or more)'), v.transform(Number), v.minValue(10, 'DATABASE_TIMEOUT_MS must be at least 10'))),
+  DATABASE_TIMEOUT_MS: v.optional(millisecondsText('DATABASE_TIMEOUT_MS')),
   SHUTDOWN_DRAIN_MS: milliseconds('SHUTDOWN_DRAIN_MS', '10000'),
   DEADLINE_LEASE_MS: milliseconds('DEADLINE_LEASE_MS', '10000'),
   CHAT_RATE_LIMIT: perTenSeconds('CHAT_RATE_LIMIT', '20'),
@@ -161,8 +159,7 @@ export interface Config {
   userRateLimits: { chat: number; command: number };
   /** How long one live-store call may wait for Redis before it answers 503. */
   redisTimeoutMs: number;
-  /** Bound on connecting to Postgres and on one statement; past it the request answers 503. */
-  /** Undefined: the default of the database's kind. */
+  /** Bound on connecting to Postgres and on one statement; past it the request answers 503. Unset: 3 s (server), 30 s (embedded). */
   databaseTimeoutMs: number | undefined;
   /** How long a SIGTERM waits for requests in flight before answering the rest 503 and exiting. */
   shutdownDrainMs: number;

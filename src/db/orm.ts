@@ -49,7 +49,7 @@ export interface OpenDatabaseOptions {
   /**
    * Bound on getting a connection and on one statement (default 3000 ms for a server, 30 s for
    * embedded PGlite): a database that stops answering fails requests (503) in this time instead
-   * of holding them.
+   * of holding them. 0: no bound (tools and test set-up, which may drop a database under load).
    */
   timeoutMs?: number;
 }
@@ -71,13 +71,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       extensions: [Migrator],
       migrations: { migrationsList: migrations, snapshot: false, snapshotOnMigrate: false, silent: true },
       pool: { min: 0, max: poolSize },
-      driverOptions: {
-        // Waiting for a pooled connection, opening one, and each statement: server-side (the
-        // server cancels it) and client-side (a server that went silent cannot cancel anything).
-        connectionTimeoutMillis: timeoutMs,
-        statement_timeout: timeoutMs,
-        query_timeout: timeoutMs + 500,
-      },
+      // Waiting for a pooled connection, opening one, and each statement: server-side (the server
+      // cancels it) and client-side (a server that went silent cannot cancel anything).
+      ...(timeoutMs > 0
+        ? { driverOptions: { connectionTimeoutMillis: timeoutMs, statement_timeout: timeoutMs, query_timeout: timeoutMs + 500 } }
+        : {}),
       allowGlobalContext: false,
       debug: false,
       logger: (message) => options.logger.debug({ orm: message }, 'orm'),

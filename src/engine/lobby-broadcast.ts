@@ -13,6 +13,12 @@ export interface LobbyBroadcast {
   lobbyUpdated(code: string, version: number, lobby: LobbyDetail): void;
   lobbyChat(code: string, message: LobbyChatMessage): void;
   lobbiesChanged(lobbies: LobbySummary[]): void;
+  /**
+   * Optional: the `lobby:update` or `lobby:chat` payload as the JSON text the feed carries, for a
+   * transport that can send it without parsing it first. Without it the feed parses and calls the
+   * methods above.
+   */
+  lobbyEventJson?(code: string, event: 'lobby:update' | 'lobby:chat', json: string): void;
 }
 
 export const SILENT_BROADCAST: LobbyBroadcast = {
@@ -24,7 +30,10 @@ export const SILENT_BROADCAST: LobbyBroadcast = {
 /** The one channel of every lobby announcement. */
 export const LOBBY_FEED_CHANNEL = 'lobby-feed';
 
-/* A feed message is one letter saying what it is, then the JSON of the event's payload. */
+/*
+ * A feed message is one letter saying what it is, then for lobby events the lobby code and a
+ * newline (so a receiver can route it without parsing), then the JSON of the event's payload.
+ */
 const UPDATE = 'u';
 const CHAT = 'c';
 const LIST = 'l';
@@ -32,13 +41,15 @@ const LIST = 'l';
 /** The `lobby:update` of each changed state, in version order, to publish with the write that makes them. */
 export function lobbyUpdates(states: readonly LobbyState[], now: number): Publication | undefined {
   if (states.length === 0) return undefined;
-  const messages = states.map((state) => UPDATE + JSON.stringify({ code: state.code, version: state.version, lobby: lobbyDetail(state, now) }));
+  const messages = states.map(
+    (state) => `${UPDATE}${state.code}\n${JSON.stringify({ code: state.code, version: state.version, lobby: lobbyDetail(state, now) })}`,
+  );
   return { channel: LOBBY_FEED_CHANNEL, messages };
 }
 
 /** A chat message, published with the push that stores it, so watchers get chat in history order. */
 export function chatPublication(code: string, message: LobbyChatMessage): Publication {
-  return { channel: LOBBY_FEED_CHANNEL, messages: [CHAT + JSON.stringify({ code, message })] };
+  return { channel: LOBBY_FEED_CHANNEL, messages: [`${CHAT}${code}\n${JSON.stringify({ code, message })}`] };
 }
 
 export function publishLobbies(live: LiveStore, lobbies: LobbySummary[]): Promise<void> {
@@ -52,13 +63,16 @@ export function publishLobbies(live: LiveStore, lobbies: LobbySummary[]): Promis
 export function startLobbyFeed(live: LiveStore, broadcast: LobbyBroadcast): Promise<Unsubscribe> {
   return live.subscribe(LOBBY_FEED_CHANNEL, (message) => {
     switch (message[0]) {
-      case UPDATE: {
-        const { code, version, lobby } = JSON.parse(message.slice(1));
-        return broadcast.lobbyUpdated(code, version, lobby);
-      }
+      case UPDATE:
       case CHAT: {
-        const { code, message: chat } = JSON.parse(message.slice(1));
-        return broadcast.lobbyChat(code, chat);
+        const newline = message.indexOf('\n');
+        const json = message.slice(newline + 1);
+        if (broadcast.lobbyEventJson) {
+          return broadcast.lobbyEventJson(message.slice(1, newline), message[0] === UPDATE ? 'lobby:update' : 'lobby:chat', json);
+        }
+        const payload = JSON.parse(json);
+        if (message[0] === UPDATE) return broadcast.lobbyUpdated(payload.code, payload.version, payload.lobby);
+        return broadcast.lobbyChat(payload.code, payload.message);
       }
       case LIST:
         return broadcast.lobbiesChanged(JSON.parse(message.slice(1)).lobbies);

@@ -105,11 +105,6 @@ export class RedisLiveStore implements LiveStore {
     this.#clockOffsetMs = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000) - Math.round((before + after) / 2);
   }
 
-  /** True when a PING answers within the command timeout: readiness. */
-  async ping(): Promise<boolean> {
-    return this.#call(() => this.#client.ping()).then(() => true, () => false);
-  }
-
   /**
    * Every call goes through here: it fails at once while Redis is known to be unreachable, and
    * otherwise after the command timeout; connection errors become LiveStoreUnavailable.

@@ -159,9 +159,9 @@ export class ReservationLifecycle {
       this.deps.logger.warn({ err: error, reservation: record.id, attempt: record.provisionAttempts + 1 }, 'creating a server failed');
       return this.retryCreate(record, now, (error as Error).message, {});
     }
-    const kept = await this.deps.repo.patch(record.id, 'provisioning', { providerRef: ref });
-    if (!kept) {
-      // Ended (deleted) while the host was creating it: nobody will ever use this server.
+    if (!(await this.deps.repo.claimProviderRef(record.id, ref))) {
+      // Ended (deleted) while the host was creating it, or a step elsewhere created one first:
+      // nobody will ever use this server.
       await this.deps.provider.destroy(ref).catch(() => undefined);
       return;
     }

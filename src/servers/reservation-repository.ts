@@ -128,8 +128,23 @@ export class ReservationRepository {
     return rows[0] ? toReservationRecord(rows[0]) : null;
   }
 
+  /** Records the host's server for a provisioning reservation that has none yet; false if it has one or moved on. */
+  async claimProviderRef(id: number, ref: string): Promise<boolean> {
+    const rows = await this.db.em().execute(
+      `update server_reservations set provider_ref = ? where id = ? and status = 'provisioning' and provider_ref is null returning id`,
+      [ref, id],
+    );
+    return rows.length > 0;
+  }
+
   async setLobby(id: number, code: string): Promise<void> {
     await this.db.em().execute('update server_reservations set lobby_code = ? where id = ?', [code, id]);
+  }
+
+  /** Unpins the lobby if the reservation still serves it (a later lobby's pin is left alone); true when it did. */
+  async releaseLobby(id: number, code: string): Promise<boolean> {
+    const rows = await this.db.em().execute('update server_reservations set lobby_code = null where id = ? and lobby_code = ? returning id', [id, code]);
+    return rows.length > 0;
   }
 
   async byId(id: number): Promise<ReservationRecord | null> {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lobbyKey, lobbyMemberKey, OPEN_LOBBIES } from '../../src/engine/live-keys';
 import { connectRedisLiveStore, type RedisLiveStore } from '../../src/live/redis-live-store';
 import { lobbyAt, nextPlatformId, Player } from '../api/lobby/lobby-client';
-import { startTestServerWithLogin, type TestServerWithLogin } from '../support/login';
+import { sessionCookieOf, startLogin, startTestServerWithLogin, type TestServerWithLogin } from '../support/login';
 import { startOwnRedis, type OwnRedis } from '../support/own-redis';
 import { figure, timed, until } from '../support/timing';
 
@@ -62,12 +62,16 @@ describe('a server whose Redis loses its data (FLUSHALL) while it runs', () => {
   });
 
   it('still refuses a login assertion used before the loss', async () => {
-    const platformId = nextPlatformId();
-    const returnTo = `${server.env.PUBLIC_URL ?? 'http://localhost:8080'}/auth/platform/callback`;
-    const fields = server.provider.assertionFor(platformId, returnTo);
-    const callback = `${server.url}/auth/platform/callback?${fields}`;
-    expect((await fetch(callback, { redirect: 'manual' })).headers.get('location')).toBe('/?logged_in=1');
+    const started = await startLogin(server);
+    const fields = server.provider.assertionFor(nextPlatformId(), started.returnTo);
+    const back = new URL(started.returnTo);
+    for (const [name, value] of fields) back.searchParams.append(name, value);
+    const callback = new URL(back.pathname + back.search, server.url);
+    const headers = { cookie: started.stateCookie };
+    expect((await fetch(callback, { redirect: 'manual', headers })).headers.get('location')).toBe('/?logged_in=1');
     await redis.command('FLUSHALL');
-    expect((await fetch(callback, { redirect: 'manual' })).headers.get('location')).toBe('/?login_error=replayed_nonce');
+    const replay = await fetch(callback, { redirect: 'manual', headers });
+    expect(replay.headers.get('location')).toBe('/?login_error=replayed_nonce');
+    expect(sessionCookieOf(replay)).toBeNull();
   });
 });

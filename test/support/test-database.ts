@@ -43,7 +43,7 @@ async function createOnServer(serverUrl: string): Promise<TestDatabase | null> {
   url.pathname = `/${name}`;
   try {
     await admin.em().execute(`create database "${name}"`);
-    const db = await openDatabase({ databaseUrl: url.toString(), dataDir: ':memory:', logger: silent });
+    const db = await openDatabase({ databaseUrl: url.toString(), dataDir: ':memory:', logger: silent, timeoutMs: 0 });
     await db.migrate();
     return {
       url: url.toString(),

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeAllClients, connect, nextEvent, request } from '../../realtime/support/socket-client';
 import { draftAll, lobbyAt, type Player } from '../lobby/lobby-client';
+import { api, freeBody } from '../servers/servers-client';
 import { lastAudit, startAdminWorld, type AdminWorld } from './admin-fixtures';
 
 let world: AdminWorld;
 beforeAll(async () => {
-  world = await startAdminWorld();
+  world = await startAdminWorld({ serverTiming: { startPollMs: 50 } });
 }, 60_000);
 afterAll(async () => {
   closeAllClients();
@@ -52,6 +53,23 @@ describe('force-end', () => {
       watcher.close();
     });
   }
+
+  it('releases the game server the lobby was pinned to, so its owner can pin the next lobby', async () => {
+    const host = await world.player();
+    const reservation = await api(world.server, '/api/servers', { method: 'POST', cookie: host.cookie, body: freeBody() });
+    expect(reservation.status).toBe(201);
+    const created = await host.post('/api/lobbies', { format: 'ultiduo', reservation_id: reservation.body.id });
+    expect(created.status).toBe(200);
+    const code = created.body.code as string;
+    expect((await api(world.server, `/api/servers/${reservation.body.id}`, { cookie: host.cookie })).body.lobby_code).toBe(code);
+
+    expect((await world.asKey(`/api/admin/lobbies/${code}/force-end`, { method: 'POST', body: { reason: 'server stuck' } })).status).toBe(200);
+    expect((await api(world.server, `/api/servers/${reservation.body.id}`, { cookie: host.cookie })).body.lobby_code).toBeNull();
+    expect(await lastAudit(world, 'lobby.force_end')).toMatchObject({ target_id: code, after: { phase: 'cancelled', released_reservation: reservation.body.id } });
+    const next = await host.post('/api/lobbies', { format: 'ultiduo', reservation_id: reservation.body.id });
+    expect(next.status).toBe(200);
+    expect((await api(world.server, `/api/servers/${reservation.body.id}`, { cookie: host.cookie })).body.lobby_code).toBe(next.body.code);
+  });
 
   it('answers 409 for a lobby already over, 404 for an unknown one, 400 without a reason', async () => {
     const { code } = await lobbyIn('gathering');

@@ -36,3 +36,12 @@ it('a long query value is refused without being echoed whole', async () => {
   expect(text.length).toBeLessThan(300);
   expect(JSON.parse(text).error).toMatch(/^limit: /);
 });
+
+it('a NUL character, which Postgres cannot store, is refused with 400 naming the field', async () => {
+  const res = await createLobby({ name: 'a\u0000b' });
+  expect(res.status).toBe(400);
+  expect(await res.json()).toEqual({ error: 'name: must not contain NUL characters' });
+  const query = await fetch(`${server.url}/api/users/leaderboard?limit=%00`);
+  expect(query.status).toBe(400);
+  expect(await query.json()).toEqual({ error: 'limit: must not contain NUL characters' });
+});

@@ -19,11 +19,12 @@ export async function uploadMap(
   fileName: string,
   bytes: Buffer,
   displayName?: string,
+  headers: Record<string, string> = {},
 ): Promise<Response> {
   const form = new FormData();
   if (displayName !== undefined) form.append('display_name', displayName);
   form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/octet-stream' }), fileName);
-  return fetch(`${server.url}/api/maps/upload`, { method: 'POST', headers: authHeaders(as), body: form });
+  return fetch(`${server.url}/api/maps/upload`, { method: 'POST', headers: { ...authHeaders(as), ...headers }, body: form });
 }
 
 export async function listMaps(server: { url: string }): Promise<MapEntry[]> {
