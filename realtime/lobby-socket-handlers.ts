@@ -13,9 +13,12 @@ import {
 } from '../schema/realtime';
 import { describeIssues } from '../schema/issue-message';
 import { LobbyCodeParams } from '../schema/lobby-bodies';
-import { parseInput } from '../schema/parse-input';
+import { NoBody, parseInput } from '../schema/parse-input';
+import type { RouteContract } from '../schema/route-contract';
+import { isLobbyCommandName, lobbyCommandContracts, type LobbyCommandName } from '../schema/routes/lobby-routes';
 import type { LobbyServices } from './socket-server';
 import { LOBBIES_ROOM, lobbyRoom } from './socket-broadcast';
+import type { PresentedSocketCredentials } from './realtime-ports';
 import type { CredentialReader } from './socket-handshake';
 
 type LeagueSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -74,19 +77,71 @@ export function handleLobbyEvents(socket: LeagueSocket, services: LobbyServices,
     const parsed = parseInput(LobbyCommandPayload, payload, 'payload');
     if (!parsed.ok) return failure(400, parsed.message);
     const { code, type, ...body } = parsed.value;
-    // The credential is checked per command, as REST checks it per request.
-    const credential = await services.resolveCredential(readCredentials(socket));
-    if (!credential.ok) return failure(credential.status, credential.error);
-    if (credential.caller.user === null) return failure(401, 'login required');
+    if (!isLobbyCommandName(type)) return failure(400, `type: unknown lobby command "${type}"`);
+    return commandAsRest(type, code, body);
+  });
+
+  /**
+   * A socket command is its REST route, step for step as rest/route-binder.ts takes it: the
+   * route's credential check (on a request made of what the socket presented), its path and body
+   * schemas, the engine, its success status; a refusal gets the REST status and message.
+   */
+  async function commandAsRest(name: LobbyCommandName, rawCode: string, body: Record<string, unknown>): Promise<CommandAck> {
+    const route = lobbyCommandContracts[name] as RouteContract;
+    const exchange = restExchange(readCredentials(socket), route, rawCode);
+    let ack: CommandAck;
     try {
-      const result = await services.runCommand(code, type, body, credential.caller);
-      return { ...(isRecord(result.body) ? result.body : {}), ok: true };
+      const caller = await services.authenticate(exchange.req, exchange.res, route);
+      const params = parseInput(route.params!, { code: rawCode }, 'path');
+      const input = parseInput(route.body ?? NoBody, body, 'body');
+      if (!params.ok) ack = failure(404, 'not found');
+      else if (!input.ok) ack = failure(400, input.message);
+      else {
+        const result = await services.runCommand((params.value as { code: string }).code, name, input.value, caller);
+        ack = { ...(isRecord(result) ? result : {}), ok: true, status: route.success.status };
+      }
     } catch (error) {
       const mapped = services.errorStatus(error);
-      if (!mapped) throw error;
-      return failure(mapped.status, mapped.message);
+      if (!mapped) {
+        exchange.finish(500);
+        throw error;
+      }
+      ack = failure(mapped.status, mapped.message);
     }
-  });
+    exchange.finish(ack.status);
+    return ack;
+  }
+}
+
+/**
+ * The request a socket command stands for, for the REST credential check: the socket's cookie
+ * (when its page was ours, see socket-handshake.ts), its key as a bearer header, its peer and
+ * forwarded-for addresses; the response's `finish` fires with the status the ack carries.
+ */
+function restExchange(presented: PresentedSocketCredentials, route: RouteContract, rawCode: string) {
+  const path = route.path.replace(':code', encodeURIComponent(rawCode));
+  const headers: Record<string, string | undefined> = {
+    cookie: presented.cookieHeader,
+    authorization: presented.token === undefined ? undefined : `Bearer ${presented.token}`,
+    'x-forwarded-for': presented.forwardedFor,
+  };
+  let onFinish: (() => void) | undefined;
+  const res = {
+    statusCode: 200,
+    setHeader: () => res,
+    once: (_event: 'finish', listener: () => void) => {
+      onFinish = listener;
+      return res;
+    },
+  };
+  return {
+    req: { headers, method: route.method.toUpperCase(), url: path, path, ip: presented.peerAddress },
+    res,
+    finish(status: number) {
+      res.statusCode = status;
+      onFinish?.();
+    },
+  };
 }
 
 /** The REST path's rule: letters and digits, any case; null for what cannot name a lobby. */

@@ -1,5 +1,7 @@
 import type { LobbyDetail, LobbySummary } from '../schema/lobby';
-import type { AuthenticatedCaller, Caller } from '../src/identity/caller';
+import type { LobbyCommandName } from '../schema/routes/lobby-routes';
+import type { CredentialRequest, CredentialResponse, RouteRule } from '../src/identity/authenticator';
+import type { Caller } from '../src/identity/caller';
 
 /**
  * What the socket layer needs from the rest of the server, as narrow ports: the composition root
@@ -12,13 +14,18 @@ export interface LobbyReads {
   summaries(): Promise<LobbySummary[]>;
 }
 
-/** Runs a lobby command exactly as its REST route does; throws what the REST error mapping maps. */
-export type LobbyCommandRunner = (
-  code: string,
-  type: string,
-  body: Record<string, unknown>,
-  caller: AuthenticatedCaller,
-) => Promise<{ status: number; body: unknown }>;
+/**
+ * Runs a lobby command as its REST route's handler does, on a code and body that route's
+ * contract parsed; answers the success body; throws what the REST error mapping maps.
+ */
+export type LobbyCommandRunner = (code: string, name: LobbyCommandName, body: unknown, caller: Caller) => Promise<unknown>;
+
+/**
+ * The REST credential check itself (identity's `authenticate`), run for each socket command on a
+ * request built from what the socket presented: the same decision, the same rate limit and the
+ * same key audit row (written with the status the `finish` of `res` reports) as the route's.
+ */
+export type RouteAuthenticator = (req: CredentialRequest, res: CredentialResponse, route: RouteRule) => Promise<Caller>;
 
 /** The REST error mapping: a client status and message, or null for an unexpected error (500). */
 export type ErrorStatus = (error: unknown) => { status: number; message: string } | null;
@@ -34,7 +41,7 @@ export interface PresentedSocketCredentials {
   forwardedFor: string | undefined;
 }
 
-/** Session cookie for browsers, `auth.token` (a premium or admin key) for bots, neither: anonymous. */
+/** The handshake's check: session cookie for browsers, `auth.token` (a premium or admin key) for bots, neither: anonymous. */
 export type SocketCredentialResolver = (input: PresentedSocketCredentials) => Promise<SocketCredentialResult>;
 
 export interface PresenceTouch {

@@ -4,7 +4,7 @@ import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, Soc
 import type { LobbyBroadcast } from '../src/engine/lobby-broadcast';
 import { handleLobbyEvents } from './lobby-socket-handlers';
 import { guardSocketEvents } from './socket-event-guard';
-import type { ErrorStatus, LobbyCommandRunner, LobbyReads, PresenceTouch, SocketCredentialResolver } from './realtime-ports';
+import type { ErrorStatus, LobbyCommandRunner, LobbyReads, PresenceTouch, RouteAuthenticator, SocketCredentialResolver } from './realtime-ports';
 import { createRecoveringAdapter } from './recovering-adapter';
 import { socketBroadcast } from './socket-broadcast';
 import { authenticateHandshake, credentialReader } from './socket-handshake';
@@ -24,6 +24,8 @@ export interface SocketServerOptions {
 export interface LobbyServices {
   lobbies: LobbyReads;
   runCommand: LobbyCommandRunner;
+  /** Each lobby command's credential check: the REST one (see RouteAuthenticator). */
+  authenticate: RouteAuthenticator;
   errorStatus: ErrorStatus;
   resolveCredential: SocketCredentialResolver;
   presence: PresenceTouch;

@@ -93,11 +93,13 @@ const DESCRIPTION = [
   '',
   'Realtime: socket.io at `/socket.io/` (default namespace). Client events: `lobby:subscribe {code}` (ack',
   '`{lobby}` or `{error, status}`), `lobby:unsubscribe {code}`, `lobbies:subscribe` (ack `{lobbies}`),',
-  '`lobby:command {code, type, ...body}` with `type` a lobby route\'s last path segment (ack `{ok: true, ...}`',
-  'or `{error, status}` with the REST status). Server events: `lobby:update {code, version, lobby}`,',
+  '`lobby:command {code, type, ...body}` with `type` a lobby route\'s last path segment, or `cancel` for the',
+  'DELETE (ack `{ok: true, status, ...body}` or `{error, status}`: the REST status and body, the same credential',
+  'check and key audit as the route). Server events: `lobby:update {code, version, lobby}`,',
   '`lobby:chat {code, message}`, `lobbies:update {lobbies}`. A client that sees a version gap re-subscribes.',
-  'The handshake authenticates with the session cookie or `auth: {token: "svc_pk_…"}`; anonymous sockets may',
-  'subscribe but not command (401).',
+  'The handshake authenticates with the session cookie or `auth: {token: "svc_pk_…"}`; anonymous and',
+  'key-authenticated sockets may subscribe, and their commands answer what REST answers them (lobby commands',
+  'are session routes: 401).',
 ].join('\n');
 
 export function buildOpenApiDocument(routes: RouteContract[], serverUrl: string): Json {

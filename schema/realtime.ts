@@ -12,7 +12,10 @@ const LobbyCode = v.string('code must be a string');
 export const LobbySubscribePayload = v.object({ code: LobbyCode });
 export type LobbySubscribePayload = v.InferOutput<typeof LobbySubscribePayload>;
 
-/** `type` is the lobby route's last path segment; every other field is that route's body. */
+/**
+ * `type` is the lobby route's last path segment (`cancel` for DELETE /api/lobbies/{code}); every
+ * other field is that route's body.
+ */
 export const LobbyCommandPayload = v.looseObject({
   code: LobbyCode,
   type: v.pipe(v.string('type must be a string'), v.regex(/^[a-z][a-z-]{0,31}$/, 'type must be a lobby command name')),
@@ -20,7 +23,8 @@ export const LobbyCommandPayload = v.looseObject({
 export type LobbyCommandPayload = v.InferOutput<typeof LobbyCommandPayload>;
 
 export type AckError = { error: string; status: number };
-export type CommandAck = ({ ok: true } & Record<string, unknown>) | AckError;
+/** A command's answer: the REST route's status and body (`{ok: true, status: 201, match_id}`), or its refusal. */
+export type CommandAck = ({ ok: true; status: number } & Record<string, unknown>) | AckError;
 export type SubscribeAck = { lobby: LobbyDetail } | AckError;
 export type LobbiesAck = { lobbies: LobbySummary[] } | AckError;
 

@@ -196,8 +196,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const commandGate = (type: string, caller: Caller) => userLimits.check(type, caller);
     sockets.serve({
       lobbies: engines.lobbies,
-      // The REST routes' own command table: a socket command answers exactly as its route does.
-      runCommand: (code, type, body, caller) => runLobbyCommand(engines.lobbies, code, type, body, caller, commandGate),
+      // The REST routes' own command table, gate and credential check: a socket command answers exactly as its route does.
+      runCommand: (code, name, body, caller) => runLobbyCommand(engines.lobbies, code, name, body as never, caller, commandGate),
+      authenticate: identity.authenticator.authenticateRecent,
       errorStatus: toHttpError,
       presence,
       resolveCredential: ({ cookieHeader, token, peerAddress, forwardedFor }) =>

@@ -1,12 +1,13 @@
 import { Router } from 'express';
-import { lobbyCommandRoutes, lobbyRoutes } from '../../schema/routes/lobby-routes';
-import { LOBBY_COMMAND_NAMES, runLobbyCommand, type LobbyCommandGate } from '../../src/engine/lobby-command-table';
+import { LOBBY_COMMAND_NAMES, lobbyCommandContracts, lobbyRoutes } from '../../schema/routes/lobby-routes';
+import type { RouteContract } from '../../schema/route-contract';
+import { runLobbyCommand, type LobbyCommandGate } from '../../src/engine/lobby-command-table';
 import type { LobbyEngine } from '../../src/engine/lobby-engine';
 import type { Caller } from '../../src/identity/caller';
 import { HttpError } from '../http-error';
 import { bindRoute, type Authenticate } from '../route-binder';
 
-/** The Lobbies tag: reads, create and cancel here; every command through the engine's one command table. */
+/** The Lobbies tag: reads and create here; every command (cancel included) bound from its one contract. */
 export function lobbyRouter(engine: LobbyEngine, authenticate: Authenticate<Caller>, gate?: LobbyCommandGate): Router {
   const router = Router();
   bindRoute(router, lobbyRoutes.create, authenticate, ({ body, caller }) => engine.create(caller, body));
@@ -15,16 +16,14 @@ export function lobbyRouter(engine: LobbyEngine, authenticate: Authenticate<Call
     if (lobby === null) throw new HttpError(404, 'lobby not found');
     return lobby;
   });
-  bindRoute(router, lobbyRoutes.cancel, authenticate, async ({ params, caller }) => {
-    await engine.command(params.code, { type: 'cancel' }, caller);
-  });
   bindRoute(router, lobbyRoutes.votes, authenticate, async ({ params }) => ({ votes: await engine.votes(params.code) }));
   bindRoute(router, lobbyRoutes.myVote, authenticate, async ({ params, caller }) => ({ map: await engine.myVote(params.code, caller) }));
   bindRoute(router, lobbyRoutes.chatHistory, authenticate, async ({ params }) => ({ messages: await engine.chatHistory(params.code) }));
   for (const name of LOBBY_COMMAND_NAMES) {
-    bindRoute(router, lobbyCommandRoutes[name], authenticate, async ({ params, body, caller }) => {
-      return (await runLobbyCommand(engine, (params as { code: string }).code, name, body, caller, gate)).body;
-    });
+    // The binder has parsed the path and the body with this very contract: the body is parsed once.
+    bindRoute(router, lobbyCommandContracts[name] as RouteContract, authenticate, ({ params, body, caller }) =>
+      runLobbyCommand(engine, (params as { code: string }).code, name, body as never, caller, gate),
+    );
   }
   return router;
 }

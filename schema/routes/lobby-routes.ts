@@ -22,7 +22,7 @@ export const lobbyRoutes = {
   }),
   cancel: defineRoute({
     operationId: 'cancelLobby', method: 'delete', path: '/api/lobbies/:code', tag, auth: ['session'], params,
-    summary: 'Cancel the lobby (host only); again or after the match ended: 409', success: { status: 204 }, errors: [403, 404, 409],
+    summary: 'Cancel the lobby (host only; also `lobby:command {type: "cancel"}` over the socket); again or after the match ended: 409', success: { status: 204 }, errors: [403, 404, 409],
   }),
   votes: defineRoute({
     operationId: 'getLobbyVotes', method: 'get', path: '/api/lobbies/:code/votes', tag, auth: [], params,
@@ -39,31 +39,46 @@ export const lobbyRoutes = {
   }),
 };
 
-const command = <B extends v.GenericSchema | undefined>(
-  name: string, operationId: string, summary: string, body: B, errors: number[], status = 200,
-) =>
-  defineRoute({
+function command<B extends v.GenericSchema | undefined = undefined>(
+  name: string, operationId: string, summary: string, errors: number[], body?: B, status = 200,
+): RouteContract<typeof params, undefined, B> {
+  return defineRoute({
     operationId, method: 'post', path: `/api/lobbies/:code/${name}`, tag, auth: ['session'], params, summary,
     ...(body ? { body } : {}), success: { status, schema: status === 201 ? MatchIdBody : OkBody }, errors,
-  }) as RouteContract;
+  }) as RouteContract<typeof params, undefined, B>;
+}
 
-/** One route per lobby command, keyed like the engine's command table (which a test holds them to). */
-export const lobbyCommandRoutes: Record<string, RouteContract> = {
-  join: command('join', 'joinLobby', 'Take a free-agent place; a lobby admits its slot count (6v6 12, 9v9 18, 4v4 8, ultiduo 4), pool and seats together: full, 409. Open while gathering, drafting and in the ready check: a draft that started short picks latecomers from the pool', undefined, [403, 404, 409]),
-  'party-join': command('party-join', 'partyJoinLobby', "Bring the caller's whole party (leader only), all or nothing: without room for every member, 409 and nobody joins", undefined, [403, 404, 409]),
-  'pick-slot': command('pick-slot', 'pickLobbySlot', 'Move oneself (or, as captain, a teammate) to a free slot of the team', PickSlotBody, [403, 404, 409]),
-  leave: command('leave', 'leaveLobby', "Free the caller's place", undefined, [404, 409]),
-  kick: command('kick', 'kickFromLobby', 'Host: anyone; captain: a player on the opposing team', UserIdBody, [403, 404, 409]),
-  'set-captain': command('set-captain', 'setLobbyCaptain', 'Host names a captain (the free side by default)', SetCaptainBody, [403, 404, 409]),
-  'start-draft': command('start-draft', 'startLobbyDraft', 'Host: gathering to drafting', undefined, [403, 404, 409]),
-  pick: command('pick', 'pickLobbyPlayer', 'Captain drafts a free agent; the pick that fills both teams starts the ready check (a full lobby then has an empty pool)', UserIdBody, [403, 404, 409]),
-  unpick: command('unpick', 'unpickLobbyPlayer', "Captain reverses the team's last pick", UserIdBody, [403, 404, 409]),
-  'drop-to-pool': command('drop-to-pool', 'dropLobbyPlayerToPool', 'Captain returns a drafted player to the pool', UserIdBody, [403, 404, 409]),
-  ready: command('ready', 'readyInLobby', 'Raise the ready flag for 30 s (drafting or ready check)', undefined, [403, 404, 409]),
-  'keep-ready': command('keep-ready', 'keepReadyInLobby', 'Renew a ready flag that is still on', undefined, [403, 404, 409]),
-  'force-start': command('force-start', 'forceStartLobby', 'Host starts the match, skipping the ready check', undefined, [403, 404, 409]),
-  'set-class': command('set-class', 'setLobbyClass', "The caller's class, within the format's limits", SetClassBody, [403, 404, 409]),
-  'vote-map': command('vote-map', 'voteLobbyMap', 'Vote for a map of the pool (replaces an earlier vote)', VoteMapBody, [403, 404, 409]),
-  chat: command('chat', 'postLobbyChat', 'Say something (1 to 500 characters)', ChatBody, [403, 404, 409]),
-  report: command('report', 'reportLobbyMatch', 'Final score, by a captain or the host; again: 409', ReportBody, [403, 404, 409], 201),
+/** One route per lobby command (POST /api/lobbies/{code}/<name>). */
+export const lobbyCommandRoutes = {
+  join: command('join', 'joinLobby', 'Take a free-agent place; a lobby admits its slot count (6v6 12, 9v9 18, 4v4 8, ultiduo 4), pool and seats together: full, 409. Open while gathering, drafting and in the ready check: a draft that started short picks latecomers from the pool', [403, 404, 409]),
+  'party-join': command('party-join', 'partyJoinLobby', "Bring the caller's whole party (leader only), all or nothing: without room for every member, 409 and nobody joins", [403, 404, 409]),
+  'pick-slot': command('pick-slot', 'pickLobbySlot', 'Move oneself (or, as captain, a teammate) to a free slot of the team', [403, 404, 409], PickSlotBody),
+  leave: command('leave', 'leaveLobby', "Free the caller's place", [404, 409]),
+  kick: command('kick', 'kickFromLobby', 'Host: anyone; captain: a player on the opposing team', [403, 404, 409], UserIdBody),
+  'set-captain': command('set-captain', 'setLobbyCaptain', 'Host names a captain (the free side by default)', [403, 404, 409], SetCaptainBody),
+  'start-draft': command('start-draft', 'startLobbyDraft', 'Host: gathering to drafting', [403, 404, 409]),
+  pick: command('pick', 'pickLobbyPlayer', 'Captain drafts a free agent; the pick that fills both teams starts the ready check (a full lobby then has an empty pool)', [403, 404, 409], UserIdBody),
+  unpick: command('unpick', 'unpickLobbyPlayer', "Captain reverses the team's last pick", [403, 404, 409], UserIdBody),
+  'drop-to-pool': command('drop-to-pool', 'dropLobbyPlayerToPool', 'Captain returns a drafted player to the pool', [403, 404, 409], UserIdBody),
+  ready: command('ready', 'readyInLobby', 'Raise the ready flag for 30 s (drafting or ready check)', [403, 404, 409]),
+  'keep-ready': command('keep-ready', 'keepReadyInLobby', 'Renew a ready flag that is still on', [403, 404, 409]),
+  'force-start': command('force-start', 'forceStartLobby', 'Host starts the match, skipping the ready check', [403, 404, 409]),
+  'set-class': command('set-class', 'setLobbyClass', "The caller's class, within the format's limits", [403, 404, 409], SetClassBody),
+  'vote-map': command('vote-map', 'voteLobbyMap', 'Vote for a map of the pool (replaces an earlier vote)', [403, 404, 409], VoteMapBody),
+  chat: command('chat', 'postLobbyChat', 'Say something (1 to 500 characters)', [403, 404, 409], ChatBody),
+  report: command('report', 'reportLobbyMatch', 'Final score, by a captain or the host; again: 409', [403, 404, 409], ReportBody, 201),
 };
+
+/**
+ * THE declaration of every lobby command a client may send, by the `type` a socket
+ * `lobby:command` names: its method, path, credentials, body schema and success status. REST binds
+ * these routes, the socket parses and authenticates by them, the engine's command table only says
+ * how each runs. `cancel` is the DELETE of the lobby itself.
+ */
+export const lobbyCommandContracts = { ...lobbyCommandRoutes, cancel: lobbyRoutes.cancel };
+
+export type LobbyCommandName = keyof typeof lobbyCommandContracts;
+export const LOBBY_COMMAND_NAMES = Object.keys(lobbyCommandContracts) as LobbyCommandName[];
+
+export const isLobbyCommandName = (type: unknown): type is LobbyCommandName =>
+  typeof type === 'string' && Object.prototype.hasOwnProperty.call(lobbyCommandContracts, type);

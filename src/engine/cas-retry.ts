@@ -1,11 +1,15 @@
-import type { CasWrite, LiveStore } from '../live/live-store';
+import type { CasWrite, LiveStore, Publication } from '../live/live-store';
 import { busy } from './engine-errors';
 
-/** One read-decide round: the writes to make together, and what to answer once they are made. */
-export interface CasStep<T> {
-  writes: CasWrite[];
-  value: T;
-}
+/**
+ * One read-decide round: the writes to make together (and what they announce in the same atomic
+ * step), and the answer once they are made: `answer` given the versions the writes got, or
+ * `value` when those do not matter.
+ */
+export type CasStep<T> = { writes: CasWrite[]; publish?: Publication } & ({ value: T } | { answer: (versions: number[]) => T });
+
+/** A round that could not decide yet (a lost document was rebuilt, a read went stale): read again. */
+export const READ_AGAIN = Symbol('read again');
 
 const MAX_ATTEMPTS = 200;
 
@@ -15,17 +19,23 @@ export async function backoff(attempt: number): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(attempt, 20)));
 }
 
+const answerOf = <T>(step: CasStep<T>, versions: number[]): T => ('answer' in step ? step.answer(versions) : step.value);
+
 /**
- * Runs `step` (read, decide) and its compare-and-set until the set goes through: a lost race
- * means someone changed what was read, so the decision is taken again on fresh state. A step with
- * no writes answers at once. Domain errors thrown by `step` pass through.
+ * THE compare-and-set loop of the engines (lobby commands and their group commit, lobby
+ * creation, party-join, parties): runs `step` (read, decide) and its compare-and-set until the
+ * set goes through. A lost race means someone changed what was read, so the decision is taken
+ * again on fresh state, after `backoff`; past MAX_ATTEMPTS the caller gets "busy" (409). A step
+ * with no writes answers at once. Domain errors thrown by `step` pass through.
  */
-export async function retryOnConflict<T>(live: LiveStore, step: (attempt: number) => Promise<CasStep<T>>): Promise<T> {
+export async function retryOnConflict<T>(live: LiveStore, step: (attempt: number) => Promise<CasStep<T> | typeof READ_AGAIN>): Promise<T> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     await backoff(attempt);
-    const { writes, value } = await step(attempt);
-    if (writes.length === 0) return value;
-    if ((await live.compareAndSet(writes)).ok) return value;
+    const decided = await step(attempt);
+    if (decided === READ_AGAIN) continue;
+    if (decided.writes.length === 0) return answerOf(decided, []);
+    const result = await live.compareAndSet(decided.writes, decided.publish);
+    if (result.ok) return answerOf(decided, result.versions);
   }
   throw busy();
 }

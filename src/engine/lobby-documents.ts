@@ -70,8 +70,8 @@ export class LobbyDocuments {
     const record = await this.records.load(code);
     if (!record) return null;
     const snapshot = parseLobby(record.snapshot);
-    // Postgres holds the last saved version, not the last served one (votes and chat are not
-    // saved): the rebuilt document goes above anything an earlier epoch could have served.
+    // Postgres holds the last saved version, not the last served one (the write-behind of
+    // saveSoon may not have run): the rebuilt document goes above anything an earlier epoch could have served.
     const version = Math.max(snapshot.version, (await this.epoch()) * EPOCH_SPAN) + 1;
     const state: LobbyState = { ...snapshot, version };
     // The members' index entries are restored too, where nobody has written them since.
@@ -91,10 +91,43 @@ export class LobbyDocuments {
 
   /** Postgres keeps the newest version only; a failed save is logged, the live store stays the truth. */
   async save(state: LobbyState): Promise<void> {
+    const pending = this.#later.get(state.code);
+    if (pending && pending.version <= state.version) this.#later.delete(state.code);
     try {
       await this.records.save({ code: state.code, phase: state.phase, hostId: state.hostId, version: state.version, snapshot: state });
     } catch (error) {
       this.logger.error({ err: error, code: state.code }, 'saving the lobby record failed');
     }
   }
+
+  readonly #later = new Map<string, LobbyState>();
+  #timer: NodeJS.Timeout | null = null;
+  #flushing: Promise<void> = Promise.resolve();
+
+  /**
+   * Write-behind: the lobby is saved within WRITE_BEHIND_MS, one write per lobby however many
+   * changes came meanwhile (the newest wins; Postgres ignores an older version anyway). For the
+   * changes that move nobody in or out and no phase (votes, classes, slots, ready flags, picks):
+   * a hot lobby then costs at most a few Postgres writes a second, not one per command. What a
+   * crash of this process loses is the last WRITE_BEHIND_MS of such changes, and only if the live
+   * store loses the lobby as well.
+   */
+  saveSoon(state: LobbyState): void {
+    const pending = this.#later.get(state.code);
+    if (!pending || pending.version < state.version) this.#later.set(state.code, state);
+    this.#timer ??= setTimeout(() => void this.flush(), WRITE_BEHIND_MS).unref();
+  }
+
+  /** Writes every pending write-behind save now (shutdown, tests); resolves once they are written. */
+  flush(): Promise<void> {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    const due = [...this.#later.values()];
+    this.#later.clear();
+    this.#flushing = this.#flushing.then(() => Promise.all(due.map((state) => this.save(state))).then(() => undefined));
+    return this.#flushing;
+  }
 }
+
+/** How long a write-behind save may wait (see LobbyDocuments.saveSoon). */
+export const WRITE_BEHIND_MS = 250;

@@ -9,9 +9,6 @@ import { CLOSED_LOBBY_TTL_MS, liveLobbyState, type LiveLobby, type LobbyDocument
 import type { Committed } from './lobby-transaction';
 import { Rerun } from './rerun';
 
-/** Commands that move people between slots without an event, yet should survive a lost live store. */
-const PERSISTED_WITHOUT_EVENT: readonly string[] = ['pick', 'unpick', 'drop-to-pool', 'pick-slot', 'set-captain', 'kick'];
-
 export interface LobbyEffectsDeps {
   live: LiveStore;
   documents: LobbyDocuments;
@@ -45,8 +42,12 @@ export class LobbyEffects {
     if (type === 'tick' || c.restored || nextDeadline(before, now) !== nextDeadline(after, now)) {
       work.push(this.schedule(after, c.storeVersion));
     }
-    if (c.changed && (type === 'create' || c.events.length > 0 || PERSISTED_WITHOUT_EVENT.includes(type))) {
-      work.push(this.deps.documents.save(after));
+    // Every change is persisted, whatever the command: by the state, not by its name. A change
+    // of membership or phase (what the events report) is written before the answer; any other
+    // (votes, classes, slots, picks, ready flags) is written behind, coalesced per lobby.
+    if (c.changed) {
+      if (type === 'create' || c.events.length > 0) work.push(this.deps.documents.save(after));
+      else this.deps.documents.saveSoon(after);
     }
     await Promise.all(work);
   }
@@ -94,9 +95,9 @@ export class LobbyEffects {
     }
   }
 
-  /** Resolves when the lobby list refresh in flight (if any) is done: for orderly shutdown and tests. */
+  /** Resolves when the lobby list refresh in flight (if any) is done and the write-behind saves are written: for orderly shutdown and tests. */
   idle(): Promise<void> {
-    return this.#lobbiesFeed.idle();
+    return Promise.all([this.#lobbiesFeed.idle(), this.deps.documents.flush()]).then(() => undefined);
   }
 }
 

@@ -14,6 +14,7 @@ import { actorOf, banCheck, requireUser, SYSTEM_ACTOR } from './lobby-actors';
 import { chatPublication, lobbyUpdates } from './lobby-broadcast';
 import { lobbyCodeFrom, LOBBY_CODE_LENGTH } from './lobby-code';
 import type { LobbyContext } from './lobby-context';
+import { READ_AGAIN, retryOnConflict } from './cas-retry';
 import { LobbyDocuments, lobbyWrite, liveLobbyState } from './lobby-documents';
 import { LobbyEffects } from './lobby-effects';
 import { partyJoin } from './lobby-party-join';
@@ -83,10 +84,11 @@ export class LobbyEngine {
     const { live, clock, effects, index } = this.#ctx;
     const [banned, knownMaps] = await Promise.all([this.#ctx.isBanned(user.id), this.deps.maps?.names()]);
     const random = this.deps.randomBytes ?? secureRandomBytes;
-    for (let attempt = 0; attempt < 20; attempt++) {
+    // A fresh code on every round: a lost race, or a code that exists, draws another.
+    const committed = await retryOnConflict<Committed>(live, async () => {
       const code = lobbyCodeFrom(random(LOBBY_CODE_LENGTH));
       // A code used before lives on in Postgres (matches are keyed by it): never reuse one.
-      if (await this.deps.records.load(code)) continue;
+      if (await this.deps.records.load(code)) return READ_AGAIN;
       const stale = await index.staleEntries([user.id], null);
       const entry = await live.get(lobbyMemberKey(user.id));
       const now = clock();
@@ -96,17 +98,16 @@ export class LobbyEngine {
       });
       if (!outcome.ok) throw outcome.error;
       const state = outcome.state;
-      const written = await live.compareAndSet(
-        [lobbyWrite(state, 0), { key: lobbyMemberKey(user.id), expectedVersion: entry?.version ?? 0, value: code }],
-        lobbyUpdates([state], now),
-      );
-      if (!written.ok) continue;
-      const committed: Committed = { before: state, after: state, events: outcome.events, changed: true, now, storeVersion: written.versions[0], restored: false };
-      await effects.committed(committed, 'create');
-      if (reservationId !== null) await this.deps.reservations!.pinned(reservationId, code);
-      return { code, lobby: lobbyDetail(state, now) };
-    }
-    throw new Error('could not find a free lobby code');
+      return {
+        writes: [lobbyWrite(state, 0), { key: lobbyMemberKey(user.id), expectedVersion: entry?.version ?? 0, value: code }],
+        publish: lobbyUpdates([state], now),
+        answer: (versions) => ({ before: state, after: state, events: outcome.events, changed: true, now, storeVersion: versions[0], restored: false }),
+      };
+    });
+    await effects.committed(committed, 'create');
+    const { code } = committed.after;
+    if (reservationId !== null) await this.deps.reservations!.pinned(reservationId, code);
+    return { code, lobby: lobbyDetail(committed.after, committed.now) };
   }
 
   /** Null when no such lobby, live or in Postgres. */

@@ -1,8 +1,7 @@
 import { notFound, type Outcome } from '../domain/domain-error';
 import type { LobbyEvent, LobbyState } from '../domain/lobby';
 import type { LiveStore } from '../live/live-store';
-import { backoff } from './cas-retry';
-import { busy } from './engine-errors';
+import { READ_AGAIN, retryOnConflict } from './cas-retry';
 import { lobbyUpdates } from './lobby-broadcast';
 import { lobbyKey } from './live-keys';
 import { liveLobbyState, lobbyWrite, type LobbyDocuments } from './lobby-documents';
@@ -22,7 +21,6 @@ interface Decided {
   result: { ok: true; before: LobbyState; after: LobbyState; events: LobbyEvent[] } | { ok: false; error: unknown };
 }
 
-const MAX_ATTEMPTS = 200;
 const MAX_BATCH = 64;
 
 /**
@@ -74,15 +72,15 @@ export class LobbyGroupCommit {
 
   async #commit(code: string, batch: Waiting[]): Promise<void> {
     let restored = false;
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      await backoff(attempt);
+    // The engines' one compare-and-set loop (cas-retry.ts); a lost race re-decides the whole batch.
+    await retryOnConflict<void>(this.live, async () => {
       const readKeys = [...new Set(batch.flatMap((w) => w.readKeys))];
       const [lobbyDoc, ...others] = await this.live.getMany([lobbyKey(code), ...readKeys]);
       if (lobbyDoc === null) {
         const loaded = await this.documents.restore(code);
         if (loaded === null) throw notFound('lobby not found');
         restored ||= loaded.restored;
-        continue;
+        return READ_AGAIN;
       }
       const docs: ReadDocs = new Map(readKeys.map((key, i) => [key, others[i]]));
       const first = liveLobbyState(lobbyDoc.value);
@@ -95,7 +93,7 @@ export class LobbyGroupCommit {
           else waiting.resolve({ ...result, changed: result.after !== result.before, now, storeVersion, restored });
         }
       };
-      if (last === first) return settle(lobbyDoc.version);
+      if (last === first) return { writes: [], answer: () => settle(lobbyDoc.version) };
       let indexWrites;
       try {
         indexWrites = await membershipWrites(this.live, code, first, last, docs);
@@ -103,14 +101,16 @@ export class LobbyGroupCommit {
         // A membership clash is one command's; alone, each command meets its own verdict.
         if (batch.length === 1) throw error;
         for (const waiting of batch) await this.#commit(code, [waiting]).catch((e) => waiting.reject(e));
-        return;
+        return { writes: [], value: undefined };
       }
       // Every version of the batch is announced, in order, in the same atomic step: see lobby-broadcast.
       const changes = decided.flatMap(({ result }) => (result.ok && result.after !== result.before ? [result.after] : []));
-      const written = await this.live.compareAndSet([lobbyWrite(last, lobbyDoc.version), ...indexWrites], lobbyUpdates(changes, now));
-      if (written.ok) return settle(written.versions[0]);
-    }
-    throw busy();
+      return {
+        writes: [lobbyWrite(last, lobbyDoc.version), ...indexWrites],
+        publish: lobbyUpdates(changes, now),
+        answer: (versions) => settle(versions[0]),
+      };
+    });
   }
 }
 

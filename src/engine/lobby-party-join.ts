@@ -5,7 +5,7 @@ import { clearInvites } from '../domain/party/party-invites';
 import { PartyState } from '../domain/party/party-state';
 import { toUserPublic } from '../db/user-record';
 import type { Caller } from '../identity/caller';
-import { busy } from './engine-errors';
+import { READ_AGAIN, retryOnConflict } from './cas-retry';
 import { lobbyMemberKey, partyKey, partyMemberKey } from './live-keys';
 import { requireUser } from './lobby-actors';
 import type { LobbyContext } from './lobby-context';
@@ -23,7 +23,8 @@ const PARTY_CHANGED = Symbol('party changed');
 export async function partyJoin(ctx: LobbyContext, code: string, caller: Caller): Promise<void> {
   const user = requireUser(caller);
   const { live, documents, clock, index, effects } = ctx;
-  for (let round = 0; round < 20; round++) {
+  // The engines' one retry loop (cas-retry.ts): the party changing under the decision reads it again.
+  await retryOnConflict<void>(live, async () => {
     const memberDoc = await live.get<number>(partyMemberKey(user.id));
     const partyDoc = memberDoc && (await live.get(partyKey(memberDoc.value)));
     if (!partyDoc) throw conflict('you are not in a party');
@@ -48,10 +49,10 @@ export async function partyJoin(ctx: LobbyContext, code: string, caller: Caller)
         return { outcome, extraWrites: [{ key: partyKey(party.id), expectedVersion: partyDoc.version, value: partyAfter }] };
       });
       await effects.committed(committed, 'party-join');
-      return;
+      return { writes: [], value: undefined };
     } catch (error) {
       if (error !== PARTY_CHANGED) throw error;
+      return READ_AGAIN;
     }
-  }
-  throw busy();
+  });
 }

@@ -1,9 +1,8 @@
 import { conflict, notFound, type Outcome } from '../domain/domain-error';
 import { openMembers, type LobbyEvent, type LobbyState } from '../domain/lobby';
 import type { CasWrite, LiveStore, VersionedDoc } from '../live/live-store';
-import { backoff } from './cas-retry';
+import { READ_AGAIN, retryOnConflict } from './cas-retry';
 import { lobbyUpdates } from './lobby-broadcast';
-import { busy } from './engine-errors';
 import { lobbyKey, lobbyMemberKey } from './live-keys';
 import { lobbyWrite, liveLobbyState, type LobbyDocuments } from './lobby-documents';
 
@@ -31,8 +30,6 @@ export interface Committed {
   restored: boolean;
 }
 
-const MAX_ATTEMPTS = 200;
-
 /**
  * Load, apply, compare-and-set, retry on a lost race. The lobby document and the index entry of
  * every user who entered or left the open membership are written in ONE compare-and-set, which is
@@ -47,16 +44,15 @@ export function transact(
   readKeys: string[],
   decide: Decide,
 ): Promise<Committed> {
-  return documents.lanes.run(code, async () => {
+  return documents.lanes.run(code, () => {
     let restored = false;
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      await backoff(attempt);
+    return retryOnConflict<Committed>(live, async () => {
       const [lobbyDoc, ...others] = await live.getMany([lobbyKey(code), ...readKeys]);
       if (lobbyDoc === null) {
         const loaded = await documents.restore(code);
         if (loaded === null) throw notFound('lobby not found');
         restored ||= loaded.restored;
-        continue;
+        return READ_AGAIN;
       }
       const docs: ReadDocs = new Map(readKeys.map((key, i) => [key, others[i]]));
       const before = liveLobbyState(lobbyDoc.value);
@@ -66,18 +62,16 @@ export function transact(
       const after = outcome.state;
       const changed = after !== before;
       if (!changed && extraWrites.length === 0) {
-        return { before, after, events: [], changed, now, storeVersion: lobbyDoc.version, restored };
+        return { writes: [], value: { before, after, events: [], changed, now, storeVersion: lobbyDoc.version, restored } };
       }
       const indexWrites = await membershipWrites(live, code, before, after, docs);
-      const writes = [...(changed ? [lobbyWrite(after, lobbyDoc.version)] : []), ...indexWrites, ...extraWrites];
-      // Watchers hear of the change in the same atomic step: see lobby-broadcast.
-      const result = await live.compareAndSet(writes, changed ? lobbyUpdates([after], now) : undefined);
-      if (result.ok) {
-        const storeVersion = changed ? result.versions[0] : lobbyDoc.version;
-        return { before, after, events: outcome.events, changed, now, storeVersion, restored };
-      }
-    }
-    throw busy();
+      return {
+        writes: [...(changed ? [lobbyWrite(after, lobbyDoc.version)] : []), ...indexWrites, ...extraWrites],
+        // Watchers hear of the change in the same atomic step: see lobby-broadcast.
+        publish: changed ? lobbyUpdates([after], now) : undefined,
+        answer: (versions) => ({ before, after, events: outcome.events, changed, now, storeVersion: changed ? versions[0] : lobbyDoc.version, restored }),
+      };
+    });
   });
 }
 

@@ -31,7 +31,7 @@ describe('chat', () => {
     const lobby = await createLobby(server.url, host.cookie);
     const socket = await connect(server.url, { cookie: host.cookie });
     for (let i = 0; i < CHAT; i++) {
-      if (i % 2 === 0) expect(await chat(socket, lobby.code, `m${i}`)).toEqual({ ok: true });
+      if (i % 2 === 0) expect(await chat(socket, lobby.code, `m${i}`)).toEqual({ ok: true, status: 200 });
       else expect((await lobbyCommand(server.url, lobby.code, 'chat', host.cookie, { message: `m${i}` })).status).toBe(200);
     }
     const overSocket = await chat(socket, lobby.code, 'one too many');
@@ -58,7 +58,7 @@ describe('chat', () => {
     const flooder = await connect(server.url, { cookie: host.cookie });
     await Promise.all(Array.from({ length: CHAT + 5 }, (_, i) => chat(flooder, lobby.code, `f${i}`)));
     const calm = await connect(server.url, { cookie: other.cookie });
-    expect(await chat(calm, lobby.code, 'hello')).toEqual({ ok: true });
+    expect(await chat(calm, lobby.code, 'hello')).toEqual({ ok: true, status: 200 });
   });
 });
 

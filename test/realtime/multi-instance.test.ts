@@ -50,7 +50,7 @@ describe.skipIf(!shared)('two instances sharing Redis', () => {
     const onB = await connect(b.url, { cookie: host.cookie });
 
     const chat = nextEvent(subscriber, 'lobby:chat');
-    expect(await request(onB, 'lobby:command', { code: lobby.code, type: 'chat', message: 'from B' })).toEqual({ ok: true });
+    expect(await request(onB, 'lobby:command', { code: lobby.code, type: 'chat', message: 'from B' })).toEqual({ ok: true, status: 200 });
 
     expect((await chat).message.message).toBe('from B');
   });

@@ -35,7 +35,7 @@ describe('lobby:command over a session socket', () => {
     const socket = await sessionSocket(player);
 
     const update = nextEvent(watcher, 'lobby:update');
-    expect(await command(socket, lobby.code, 'join')).toEqual({ ok: true });
+    expect(await command(socket, lobby.code, 'join')).toEqual({ ok: true, status: 200 });
 
     const { version, lobby: after } = await update;
     expect(version).toBe(lobby.version + 1);
@@ -49,7 +49,7 @@ describe('lobby:command over a session socket', () => {
     await request(socket, 'lobby:subscribe', { code: lobby.code });
 
     const chat = nextEvent(socket, 'lobby:chat');
-    expect(await command(socket, lobby.code, 'chat', { message: 'over the socket' })).toEqual({ ok: true });
+    expect(await command(socket, lobby.code, 'chat', { message: 'over the socket' })).toEqual({ ok: true, status: 200 });
 
     expect((await chat).message).toMatchObject({ message: 'over the socket', user: { id: host.user.id } });
   });
@@ -144,17 +144,18 @@ describe('bots with a key', () => {
     return issued.body.raw_key;
   }
 
-  it('connect with auth.token and command as the key owner', async () => {
+  it('connect with auth.token and watch; a command answers what REST answers that key: 401 on a session route', async () => {
     const host = await freshUser(server);
     const botOwner = await freshUser(server);
     const lobby: LobbyDetail = await createLobby(server.url, host.cookie);
-    const bot = await connect(server.url, { token: await adminKeyFor(botOwner) });
-    await request(bot, 'lobby:subscribe', { code: lobby.code });
+    const key = await adminKeyFor(botOwner);
+    const bot = await connect(server.url, { token: key });
+    expect(await request(bot, 'lobby:subscribe', { code: lobby.code })).toMatchObject({ lobby: { code: lobby.code } });
 
-    const update = nextEvent(bot, 'lobby:update');
-    expect(await command(bot, lobby.code, 'join')).toEqual({ ok: true });
-
-    expect((await update).lobby.pool.map((user) => user.id)).toContain(botOwner.user.id);
+    const viaRest = await rest(server.url, 'POST', `/api/lobbies/${lobby.code}/join`, { token: key, body: {} });
+    expect(viaRest).toEqual({ status: 401, body: { error: 'login required' } });
+    expect(await command(bot, lobby.code, 'join')).toEqual({ error: 'login required', status: 401 });
+    expect((await rest<LobbyDetail>(server.url, 'GET', `/api/lobbies/${lobby.code}`)).body.pool.map((user) => user.id)).not.toContain(botOwner.user.id);
   });
 
   it('are refused at the handshake with 401 when the key is not valid', async () => {

@@ -52,8 +52,8 @@ describe('the handshake', () => {
   });
 
   it.each([
-    ['the public site', 'https://league.example', { ok: true, echoed: {} }],
-    ['the host the socket asked for', 'same-host', { ok: true, echoed: {} }],
+    ['the public site', 'https://league.example', { ok: true, status: 200, echoed: {} }],
+    ['the host the socket asked for', 'same-host', { ok: true, status: 200, echoed: {} }],
     ['another site', 'https://evil.example', { error: 'login required', status: 401 }],
     ['an opaque origin', 'null', { error: 'login required', status: 401 }],
   ])('lets a page from %s use the session cookie, or not', async (_name, origin, expected) => {
@@ -84,28 +84,50 @@ describe('lobby:command', () => {
 
     const answer = await request(socket, 'lobby:command', { code, type: 'vote-map', map: 'koth_product' });
 
-    expect(answer).toEqual({ ok: true, echoed: { map: 'koth_product' } });
+    expect(answer).toEqual({ ok: true, status: 200, echoed: { map: 'koth_product' } });
     expect(services.commands).toContainEqual({ code, type: 'vote-map', body: { map: 'koth_product' }, userId: 7 });
   });
 
-  it('runs the command as the owner of a key socket', async () => {
+  it('runs the body through the route schema: unknown fields dropped, a bad field 400 before the engine', async () => {
+    const socket = await connect(url, { cookie: 'league_session=user7' });
+    const code = addLobby();
+
+    expect(await request(socket, 'lobby:command', { code, type: 'join', extra: 1 })).toEqual({ ok: true, status: 200, echoed: {} });
+    expect(await request(socket, 'lobby:command', { code, type: 'pick', user_id: 'x' })).toEqual({ error: 'user_id: must be a number', status: 400 });
+    expect(services.commands.filter((c) => c.code === code).map((c) => c.type)).toEqual(['join']);
+  });
+
+  it('lets a key socket watch, but checks its commands as REST checks the key: 401 on a session route', async () => {
     const socket = await connect(url, { token: 'key9' });
     const code = addLobby();
 
-    expect(await request(socket, 'lobby:command', { code, type: 'join' })).toEqual({ ok: true, echoed: {} });
-    expect(services.commands).toContainEqual({ code, type: 'join', body: {}, userId: 9 });
+    expect(await request(socket, 'lobby:subscribe', { code })).toMatchObject({ lobby: { code } });
+    expect(await request(socket, 'lobby:command', { code, type: 'join' })).toEqual({ error: 'login required', status: 401 });
+    expect(services.exchanges.at(-1)).toEqual({ method: 'POST', path: `/api/lobbies/${code}/join`, authorization: 'Bearer key9', finished: 401 });
+    expect(services.commands.filter((c) => c.code === code)).toEqual([]);
   });
 
-  it.each(Object.entries(REFUSALS))('acks a refusal with the status the error maps to (%s: %i)', async (type, status) => {
+  it('finishes the credential check with the status the ack carries (the key audit row), cancel as DELETE', async () => {
+    const socket = await connect(url, { cookie: 'league_session=user7' });
+    const code = addLobby();
+
+    expect(await request(socket, 'lobby:command', { code, type: 'cancel' })).toMatchObject({ ok: true, status: 204 });
+    expect(services.exchanges.at(-1)).toMatchObject({ method: 'DELETE', path: `/api/lobbies/${code}`, finished: 204 });
+    expect(await request(socket, 'lobby:command', { code, type: 'chat', message: 'refuse-conflict' })).toEqual({ error: 'refused 409', status: 409 });
+    expect(services.exchanges.at(-1)).toMatchObject({ method: 'POST', path: `/api/lobbies/${code}/chat`, finished: 409 });
+  });
+
+  it.each(Object.entries(REFUSALS))('acks a refusal with the status the error maps to (%s: %i)', async (message, status) => {
     const socket = await connect(url, { cookie: 'league_session=user7' });
 
-    expect(await request(socket, 'lobby:command', { code: addLobby(), type })).toEqual({ error: `refused ${status}`, status });
+    expect(await request(socket, 'lobby:command', { code: addLobby(), type: 'chat', message })).toEqual({ error: `refused ${status}`, status });
   });
 
   it('acks an unexpected failure with 500 and keeps the socket usable', async () => {
     const socket = await connect(url, { cookie: 'league_session=user7' });
 
-    expect(await request(socket, 'lobby:command', { code: addLobby(), type: 'crash' })).toEqual({ error: 'internal error', status: 500 });
+    expect(await request(socket, 'lobby:command', { code: addLobby(), type: 'chat', message: 'crash' })).toEqual({ error: 'internal error', status: 500 });
+    expect(services.exchanges.at(-1)?.finished).toBe(500);
     expect(await request(socket, 'lobby:command', { code: addLobby(), type: 'join' })).toMatchObject({ ok: true });
   });
 

@@ -44,36 +44,53 @@ export class CommandRefused extends Error {
 
 export interface FakeServices extends LobbyServices {
   lobbiesByCode: Map<string, LobbyDetail>;
-  commands: Array<{ code: string; type: string; body: Record<string, unknown>; userId: number }>;
+  commands: Array<{ code: string; type: string; body: unknown; userId: number }>;
   touched: number[];
+  /** Every credential check of a command: the request it was given and the status its response finished with. */
+  exchanges: Array<{ method: string; path: string; authorization?: string; finished: number | null }>;
 }
 
+/** Chat messages that make the fake engine refuse with a status. */
 export const REFUSALS: Record<string, number> = { 'refuse-forbidden': 403, 'refuse-not-found': 404, 'refuse-conflict': 409 };
 
 const user = (id: number): UserRecord => ({ id, username: `user${id}` }) as unknown as UserRecord;
 
 /**
  * Credentials: cookie `league_session=user<N>` is user N's session; token `key<N>` is user N's
- * premium key; token `bad` is refused 401. Commands named in REFUSALS throw their status.
+ * premium key (the handshake admits it; a command, on a session-only route as every lobby command
+ * is, refuses it 401 as REST does); token `bad` is refused 401. A chat message named in REFUSALS
+ * throws its status; the message `crash` throws an unexpected error.
  */
 export function fakeLobbyServices(): FakeServices {
   const lobbiesByCode = new Map<string, LobbyDetail>();
   const commands: FakeServices['commands'] = [];
   const touched: number[] = [];
+  const exchanges: FakeServices['exchanges'] = [];
   return {
     lobbiesByCode,
     commands,
     touched,
+    exchanges,
     lobbies: {
       detail: async (code) => lobbiesByCode.get(code) ?? null,
       summaries: async () => [],
     },
     runCommand: async (code, type, body, caller) => {
-      const refused = REFUSALS[type];
+      const message = (body as { message?: string }).message ?? '';
+      const refused = REFUSALS[message];
       if (refused) throw new CommandRefused(refused, `refused ${refused}`);
-      if (type === 'crash') throw new Error('boom');
-      commands.push({ code, type, body, userId: caller.user.id });
-      return { status: 200, body: { ok: true, echoed: body } };
+      if (message === 'crash') throw new Error('boom');
+      commands.push({ code, type, body, userId: caller.user!.id });
+      return { ok: true, echoed: body };
+    },
+    authenticate: async (req, res, route) => {
+      const authorization = req.headers.authorization as string | undefined;
+      const exchange = { method: req.method, path: req.path, authorization, finished: null as number | null };
+      exchanges.push(exchange);
+      res.once('finish', () => (exchange.finished = res.statusCode));
+      const session = /league_session=user(\d+)/.exec(String(req.headers.cookie ?? ''));
+      if (route.auth.includes('session') && session) return { kind: 'session', user: user(Number(session[1])), sessionId: 's' };
+      throw new CommandRefused(401, 'login required');
     },
     errorStatus: (error) => (error instanceof CommandRefused ? { status: error.status, message: error.message } : null),
     resolveCredential: async ({ cookieHeader, token }): Promise<{ ok: true; caller: Caller } | { ok: false; status: number; error: string }> => {
