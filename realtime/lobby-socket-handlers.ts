@@ -119,7 +119,7 @@ export function handleLobbyEvents(socket: LeagueSocket, services: LobbyServices,
  * forwarded-for addresses; the response's `finish` fires with the status the ack carries.
  */
 function restExchange(presented: PresentedSocketCredentials, route: RouteContract, rawCode: string) {
-  const path = route.path.replace(':code', encodeURIComponent(rawCode));
+  const path = route.path.replace(':code', pathSegment(rawCode));
   const headers: Record<string, string | undefined> = {
     cookie: presented.cookieHeader,
     authorization: presented.token === undefined ? undefined : `Bearer ${presented.token}`,
@@ -156,4 +156,13 @@ function failure(status: number, error: string): AckError {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The code as a path segment for the audit row; a socket payload may hold lone surrogates, which a URL cannot. */
+function pathSegment(rawCode: string): string {
+  try {
+    return encodeURIComponent(rawCode);
+  } catch {
+    return encodeURIComponent(rawCode.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));
+  }
 }

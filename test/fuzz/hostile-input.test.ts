@@ -118,7 +118,9 @@ function judgeHttp(item: HttpCase, status: number, body: string): string | null 
 function judgeAck(item: SocketCase, answer: unknown): string | null {
   const what = () => `${item.event} ${JSON.stringify(item.args).slice(0, 200)} -> ${JSON.stringify(answer).slice(0, 200)}`;
   if (answer === null || typeof answer !== 'object') return `ack is not an object: ${what()}`;
-  const { error, status } = answer as { error?: unknown; status?: unknown };
+  const { ok, error, status } = answer as { ok?: unknown; error?: unknown; status?: unknown };
+  // A command's success ack is {ok: true, status, ...} (the REST status rides along); snapshots and lists carry no status.
+  if (ok === true && error === undefined) return null;
   if (error === undefined && status === undefined) return null;
   if (typeof error !== 'string' || typeof status !== 'number') return `error ack is not {error, status}: ${what()}`;
   if (status >= 500 || status < 400) return `error ack with status ${status}: ${what()}`;

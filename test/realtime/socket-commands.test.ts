@@ -95,6 +95,11 @@ describe('lobby:command over a session socket', () => {
     expect(viaSocket).toEqual({ error: expect.any(String), status: c.status });
   });
 
+  it('answers 404 to a lobby code no URL could carry (a lone surrogate), as REST answers a code that is no lobby', async () => {
+    const host = await freshUser(server);
+    expect(await command(await sessionSocket(host), '\uD800AB', 'join')).toEqual({ error: expect.any(String), status: 404 });
+  });
+
   it('answers a type that is no lobby command with 400', async () => {
     const host = await freshUser(server);
     const lobby = await createLobby(server.url, host.cookie);
