@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { LobbyDetail, LobbyFormat, LobbyVotes, Team, TfClass } from './lobby';
 
-/* Request and response bodies of the lobby routes (CONTRACT.md "Request bodies"). Unknown fields are dropped. */
+/* Request and response bodies of the lobby routes (docs/design/CONTRACT.md "Request bodies"). Unknown fields are dropped. */
 
 const UserId = v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be a positive integer'));
 const Score = v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(0, 'must be 0 or more'));

@@ -3,7 +3,7 @@ import { IntegerParam, IsoDateTime } from './common';
 
 export const MapStatus = v.picklist(['processing', 'active', 'rejected']);
 
-/** CONTRACT.md "Maps": an uploaded map as the API shows it. */
+/** docs/design/CONTRACT.md "Maps": an uploaded map as the API shows it. */
 export const MapEntry = v.object({
   id: v.pipe(v.number(), v.integer()),
   /** The file name without `.bsp`: what lobbies and servers call the map. */

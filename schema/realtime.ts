@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { LobbyChatMessage, LobbyDetail, LobbySummary } from './lobby';
 
 /**
- * The socket.io protocol (CONTRACT.md "Realtime protocol"), exported for clients to import:
+ * The socket.io protocol (docs/design/CONTRACT.md "Realtime protocol"), exported for clients to import:
  * `io<ServerToClientEvents, ClientToServerEvents>(url)`.
  */
 

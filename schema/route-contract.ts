@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 
-/** Which credentials a route accepts (CONTRACT.md / spec "Authentication"); [] means anonymous. */
+/** Which credentials a route accepts (docs/design/CONTRACT.md / spec "Authentication"); [] means anonymous. */
 export type Credential = 'session' | 'premium' | 'admin' | 'plugin';
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type AnySchema = v.GenericSchema;

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 
 /**
- * Two defects of uwebsockets-express, handled once here (ARCHITECTURE.md):
+ * Two defects of uwebsockets-express, handled once here (docs/design/ARCHITECTURE.md):
  * - writing to a uWS response after the client went away throws inside uWS, so a late answer
  *   to an aborted request must become a no-op instead of an exception; it still emits 'finish'
  *   (with the status the handler chose), so the key audit and the in-flight count see it end;

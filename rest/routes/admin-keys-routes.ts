@@ -12,7 +12,7 @@ export interface AdminKeysRouterDeps {
   users: { findById(id: number): Promise<UserRecord | null> };
 }
 
-/** Admin keys: how an operator gets the first one after logging in as a listed admin (CONTRACT.md, Keys). */
+/** Admin keys: how an operator gets the first one after logging in as a listed admin (docs/design/CONTRACT.md, Keys). */
 export function adminKeysRouter(deps: AdminKeysRouterDeps): Router {
   const router = Router();
   const { authenticate, keys } = deps;

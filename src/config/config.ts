@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { DEFAULT_EARNING_RATES } from '../domain/points/match-earnings';
 
 /**
- * The server's configuration, from the environment variables of CONTRACT.md. Parsing is strict
+ * The server's configuration, from the environment variables of docs/design/CONTRACT.md. Parsing is strict
  * so that a typo stops start-up with one line naming the variable instead of a half-working server.
  */
 const optionalUrl = (name: string) =>

@@ -27,7 +27,7 @@ export type LoginOutcome =
 // A claimed nonce must be remembered for as long as its timestamp could still pass the skew check.
 const NONCE_TTL_MS = 2 * NONCE_MAX_SKEW_MS + 60_000;
 
-/** Login through the identity provider (CONTRACT.md, "Logging in"): redirect out, verify the way back. */
+/** Login through the identity provider (docs/design/CONTRACT.md, "Logging in"): redirect out, verify the way back. */
 export class PlatformLogin {
   constructor(private readonly deps: PlatformLoginDeps) {}
 

@@ -2,7 +2,7 @@ import { conflict, fail, invalid, paymentRequired, succeed, type Outcome } from 
 
 export type Tier = 'free' | 'premium';
 
-/** Tier limits (CONTRACT.md "Game server reservations"). */
+/** Tier limits (docs/design/CONTRACT.md "Game server reservations"). */
 export const TIER_LIMITS: Record<Tier, { maxMinutes: number; defaultMinutes: number; idleMinutes: number }> = {
   free: { maxMinutes: 120, defaultMinutes: 120, idleMinutes: 45 },
   premium: { maxMinutes: 600, defaultMinutes: 180, idleMinutes: 240 },

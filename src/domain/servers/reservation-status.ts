@@ -1,5 +1,5 @@
 /**
- * Reservation statuses (CONTRACT.md): pending -> provisioning -> active -> ending -> ended, with
+ * Reservation statuses (docs/design/CONTRACT.md): pending -> provisioning -> active -> ending -> ended, with
  * failed (provisioning gave up) and cancelled (a pending one deleted).
  */
 export const RESERVATION_STATUSES = ['pending', 'provisioning', 'active', 'ending', 'ended', 'failed', 'cancelled'] as const;

@@ -78,7 +78,7 @@ async function waitForHealth(url: string, child: ChildProcess, deadlineMs: numbe
   throw new Error('second instance did not become healthy');
 }
 
-// Two processes, because only one uWS-attached server fits in a process (ARCHITECTURE.md).
+// Two processes, because only one uWS-attached server fits in a process (docs/design/ARCHITECTURE.md).
 const sharedRedis = Boolean(process.env.REDIS_URL);
 if (!sharedRedis && process.env.CI) throw new Error('REDIS_URL must be set under CI: the cross-instance rate limit needs Redis');
 
