@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lobbyKey, lobbyMemberKey, OPEN_LOBBIES } from '../../src/engine/live-keys';
+import { READY_CHECK_MS } from '../../src/domain/lobby';
+import { LOBBY_DEADLINES, lobbyKey, lobbyMemberKey, OPEN_LOBBIES } from '../../src/engine/live-keys';
 import { connectRedisLiveStore, type RedisLiveStore } from '../../src/live/redis-live-store';
-import { lobbyAt, nextPlatformId, Player } from '../api/lobby/lobby-client';
+import { draftAll, lobbyAt, nextPlatformId, Player } from '../api/lobby/lobby-client';
 import { sessionCookieOf, startLogin, startTestServerWithLogin, type TestServerWithLogin } from '../support/login';
 import { startOwnRedis, type OwnRedis } from '../support/own-redis';
 import { figure, timed, until } from '../support/timing';
@@ -73,5 +74,54 @@ describe('a server whose Redis loses its data (FLUSHALL) while it runs', () => {
     const replay = await fetch(callback, { redirect: 'manual', headers });
     expect(replay.headers.get('location')).toBe('/?login_error=replayed_nonce');
     expect(sessionCookieOf(replay)).toBeNull();
+  });
+});
+
+describe('a pending ready check when Redis loses its data', () => {
+  let redis: OwnRedis;
+  let server: TestServerWithLogin;
+  let store: RedisLiveStore;
+  /** Real time plus what the test skips, shared with the server (the ready check lasts a minute). */
+  const clock = { skipped: 0 };
+
+  beforeAll(async () => {
+    redis = await startOwnRedis();
+    server = await startTestServerWithLogin({ REDIS_URL: redis.url, REDIS_PREFIX: PREFIX }, { clock: () => Date.now() + clock.skipped });
+    store = await connectRedisLiveStore({ url: redis.url, prefix: PREFIX });
+  }, 60_000);
+  afterAll(async () => {
+    await store?.close();
+    await server?.close();
+    await redis?.stop();
+  });
+
+  it('still times out: its deadline is rebuilt with the lobby and fires when due', async () => {
+    const players: Player[] = [];
+    for (let i = 0; i < 4; i++) {
+      const { cookie, user } = await server.login(nextPlatformId());
+      players.push(new Player(server.url, cookie, user));
+    }
+    const [host, ...rest] = players;
+    const code = (await host.post('/api/lobbies', { format: 'ultiduo' })).body.code as string;
+    for (const player of rest) await player.command(code, 'join');
+    await host.command(code, 'set-captain', { user_id: host.id });
+    await host.command(code, 'set-captain', { user_id: rest[0].id });
+    await host.command(code, 'start-draft');
+    expect((await draftAll(server.url, code, players)).phase).toBe('ready_check');
+
+    await redis.command('FLUSHALL');
+    await until('the lobby and its ready-check deadline are back', async () => {
+      const [doc, due] = await Promise.all([store.get(lobbyKey(code)), store.scoreRange(LOBBY_DEADLINES, 0, Infinity)]);
+      return doc !== null && due.includes(code) ? true : null;
+    }, 5_000);
+    expect((await lobbyAt(server.url, code)).phase).toBe('ready_check');
+
+    // Nobody readied up: once the minute is over, the check fails and the lobby drafts again.
+    clock.skipped += READY_CHECK_MS + 1_000;
+    const after = await until('the ready check timed out', async () => {
+      const lobby = await lobbyAt(server.url, code);
+      return lobby.phase === 'drafting' ? lobby : null;
+    }, 5_000);
+    expect(after.pool.length).toBeGreaterThan(0);
   });
 });
