@@ -1,14 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeSteamOpenId, type FakeSteamOpenId } from '../../fakes/fake-steam-openid';
+import type { FakeSteamOpenId } from '../../fakes/fake-steam-openid';
 import { loginAs } from '../../support/login';
-import { startServerProcess, type SpawnedServer } from '../../support/spawn-server';
-import { createTestDatabase, type TestDatabase } from '../../support/test-database';
+import type { SpawnedServer } from '../../support/spawn-server';
+import { startTwoInstances, type TwoInstances } from '../../support/two-instances';
 import { draftAll, lobbyAt, nextPlatformId, Player, seatedIds } from './lobby-client';
-import { deleteKeysWithPrefix } from '../../support/redis-prefix';
 
 /*
  * Two server processes sharing one Redis and one Postgres, as behind a load balancer: the
@@ -25,40 +20,21 @@ describe.runIf(!shared && required)('two instances (required)', () => {
 });
 
 describe.skipIf(!shared)('two server processes sharing Redis and Postgres', () => {
-  const prefix = `t2${randomBytes(5).toString('hex')}:`;
-  let database: TestDatabase;
+  let instances: TwoInstances;
   let provider: FakeSteamOpenId;
   let servers: SpawnedServer[] = [];
-  const dataDirs: string[] = [];
   let players: Player[] = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    provider = await startFakeSteamOpenId();
-    const secret = randomBytes(32).toString('base64url');
-    for (let i = 0; i < 2; i++) {
-      const dataDir = await mkdtemp(join(tmpdir(), 'league-two-'));
-      dataDirs.push(dataDir);
-      servers.push(
-        await startServerProcess({
-          NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: database.url, REDIS_URL: redisUrl!, REDIS_PREFIX: prefix,
-          SESSION_SECRET: secret, STEAM_OPENID_URL: provider.url, SEED_DEMO_DATA: 'never', LOG_LEVEL: 'warn',
-        }),
-      );
-    }
+    instances = await startTwoInstances();
+    ({ provider, servers } = instances);
     for (let i = 0; i < 24; i++) {
       const { cookie, user } = await loginAs(servers[0], provider, nextPlatformId());
       players.push(new Player(servers[i % 2].url, cookie, user));
     }
   }, 180_000);
 
-  afterAll(async () => {
-    await Promise.all(servers.map((s) => s.stop()));
-    await provider?.close();
-    await database?.drop();
-    for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
-    await deleteKeysWithPrefix(redisUrl!, prefix);
-  });
+  afterAll(() => instances?.close());
 
   it('admits exactly 12 of 20 users racing for 12 places through both instances: nobody twice, 8 refused with 409', async () => {
     const [host, ...racers] = players.slice(0, 21);

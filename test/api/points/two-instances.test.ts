@@ -1,13 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeSteamOpenId, type FakeSteamOpenId } from '../../fakes/fake-steam-openid';
+import type { FakeSteamOpenId } from '../../fakes/fake-steam-openid';
 import { loginAs } from '../../support/login';
-import { deleteKeysWithPrefix } from '../../support/redis-prefix';
-import { startServerProcess, type SpawnedServer } from '../../support/spawn-server';
-import { createTestDatabase, type TestDatabase } from '../../support/test-database';
+import type { SpawnedServer } from '../../support/spawn-server';
+import type { TestDatabase } from '../../support/test-database';
+import { startTwoInstances, type TwoInstances } from '../../support/two-instances';
 import { call, issueKey } from '../identity/identity-fixtures';
 import { nextPlatformId, Player } from '../lobby/lobby-client';
 
@@ -23,40 +19,21 @@ describe.runIf(!shared && process.env.CI)('points on two instances (required)', 
 });
 
 describe.skipIf(!shared)('points on two server processes sharing Redis and Postgres', () => {
-  const prefix = `tp${randomBytes(5).toString('hex')}:`;
   const adminPlatformId = '76561198000077002';
+  let instances: TwoInstances;
   let database: TestDatabase;
   let provider: FakeSteamOpenId;
-  const servers: SpawnedServer[] = [];
-  const dataDirs: string[] = [];
+  let servers: SpawnedServer[];
   let adminKey: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    provider = await startFakeSteamOpenId();
-    const secret = randomBytes(32).toString('base64url');
-    for (let i = 0; i < 2; i++) {
-      const dataDir = await mkdtemp(join(tmpdir(), 'league-points-'));
-      dataDirs.push(dataDir);
-      servers.push(
-        await startServerProcess({
-          NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: database.url, REDIS_URL: redisUrl!, REDIS_PREFIX: prefix,
-          SESSION_SECRET: secret, STEAM_OPENID_URL: provider.url, SEED_DEMO_DATA: 'never', LOG_LEVEL: 'warn',
-          ADMIN_PLATFORM_IDS: adminPlatformId,
-        }),
-      );
-    }
+    instances = await startTwoInstances({ ADMIN_PLATFORM_IDS: adminPlatformId });
+    ({ database, provider, servers } = instances);
     const admin = await loginAs(servers[0], provider, adminPlatformId);
     adminKey = (await issueKey(servers[0], admin.cookie, 'admin')).raw;
   }, 180_000);
 
-  afterAll(async () => {
-    await Promise.all(servers.map((s) => s.stop()));
-    await provider?.close();
-    await database?.drop();
-    for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
-    if (redisUrl) await deleteKeysWithPrefix(redisUrl, prefix);
-  });
+  afterAll(() => instances?.close());
 
   const award = (on: SpawnedServer, userId: number, amount: number) =>
     call(on, '/api/points/admin/award', { method: 'POST', bearer: adminKey, body: { user_id: userId, amount, reason: 'race stake' } });

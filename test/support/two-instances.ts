@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startFakeSteamOpenId, type FakeSteamOpenId } from '../fakes/fake-steam-openid';
+import { deleteKeysWithPrefix } from './redis-prefix';
+import { startServerProcess, type SpawnedServer } from './spawn-server';
+import { createTestDatabase, type TestDatabase } from './test-database';
+
+export interface TwoInstances {
+  /** Two server processes sharing one Postgres database, one Redis key prefix and one session secret. */
+  servers: SpawnedServer[];
+  provider: FakeSteamOpenId;
+  database: TestDatabase;
+  close(): Promise<void>;
+}
+
+/**
+ * Two server processes as behind a load balancer (uWS fits one socket.io server per process), on
+ * a fresh database and Redis prefix, logging in through one fake identity provider. Needs
+ * REDIS_URL and DATABASE_URL. `env` adds to each process's environment.
+ */
+export async function startTwoInstances(env: Record<string, string> = {}): Promise<TwoInstances> {
+  const redisUrl = process.env.REDIS_URL!;
+  const prefix = `t2${randomBytes(5).toString('hex')}:`;
+  const database = await createTestDatabase();
+  const provider = await startFakeSteamOpenId();
+  const secret = randomBytes(32).toString('base64url');
+  const servers: SpawnedServer[] = [];
+  const dataDirs: string[] = [];
+  const close = async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    await provider.close();
+    await database.drop();
+    for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
+    await deleteKeysWithPrefix(redisUrl, prefix);
+  };
+  try {
+    for (let i = 0; i < 2; i++) {
+      const dataDir = await mkdtemp(join(tmpdir(), 'league-two-'));
+      dataDirs.push(dataDir);
+      servers.push(
+        await startServerProcess({
+          NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: database.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix,
+          SESSION_SECRET: secret, STEAM_OPENID_URL: provider.url, SEED_DEMO_DATA: 'never', LOG_LEVEL: 'warn', ...env,
+        }),
+      );
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { servers, provider, database, close };
+}
