@@ -1,22 +1,13 @@
 import { hasRoom } from '../domain/servers/region-capacity';
 import { HOLDING_STATUSES, type ReservationStatus } from '../domain/servers/reservation-status';
-import type { Tier } from '../domain/servers/reservation-request';
 import type { EmSource, EntityManager } from '../db/orm';
 import { toReservationRecord, type ReservationRecord } from './reservation-record';
 
-export interface NewReservation {
-  ownerId: number;
-  tier: Tier;
-  status: 'pending' | 'provisioning';
-  region: string;
-  map: string;
-  configPreset: string;
-  rconPassword: string;
-  serverPassword: string | null;
-  startsAt: number;
-  endsAt: number;
-  now: number;
-}
+/** What a booking writes: the record's own fields, a first status, and the moment of booking. */
+export type NewReservation = Pick<
+  ReservationRecord,
+  'ownerId' | 'tier' | 'region' | 'map' | 'configPreset' | 'rconPassword' | 'serverPassword' | 'startsAt' | 'endsAt'
+> & { status: 'pending' | 'provisioning'; now: number };
 
 /** Fields a lifecycle step may set together with a status change (or alone). */
 export interface ReservationPatch {
