@@ -1,4 +1,5 @@
 import { conflict, DomainError, fail, invalid, succeed, type Outcome } from '../domain-error';
+import { cloneDocument } from '../document-clone';
 import { dropToPool, pick, setCaptain, startDraft, unpick } from './draft-rules';
 import type { Actor } from './lobby-actor';
 import type { LobbyCommand, LobbyCommandType } from './lobby-commands';
@@ -59,7 +60,7 @@ export function applyLobbyCommand(
   if (rule === undefined) return fail(invalid('unknown command'));
   const settled = settle(state, now);
   if (isClosed(settled.phase) && !AFTER_CLOSE.includes(command.type)) return fail(conflict(closedMessage(settled, command.type)));
-  const draft = settled === state ? structuredClone(state) : settled;
+  const draft = settled === state ? cloneDocument(state) : settled;
   const result = rule(draft, command, actor, now);
   if (result instanceof DomainError) return fail(result);
   if (sameState(state, draft)) return succeed(state, []);

@@ -1,3 +1,4 @@
+import { cloneDocument } from '../document-clone';
 import { everyoneReady, isReady } from './lobby-membership';
 import { goLive, reopenDraft } from './phase-transitions';
 import { returnToPool } from './seating';
@@ -10,7 +11,7 @@ import { TEAMS, type LobbyState } from './lobby-state';
  */
 export function settle(state: LobbyState, now: number): LobbyState {
   if (state.phase !== 'ready_check' || state.readyCheckDeadline === null || now < state.readyCheckDeadline) return state;
-  const draft = structuredClone(state);
+  const draft = cloneDocument(state);
   // Unreachable through the rules (the last ready goes live at once), but never leave a lobby stuck.
   if (everyoneReady(draft, now)) {
     goLive(draft, now);
