@@ -3,6 +3,9 @@ import type { UwsApp } from '../realtime/uws-host';
 
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
+/** A body that stalls longer than this between chunks is answered 408 (by the adapter, or the native routes). */
+export const READ_BODY_MAX_MS = 5_000;
+
 interface Refusal {
   status: string;
   error: string;

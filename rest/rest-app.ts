@@ -3,6 +3,7 @@ import type { Router } from 'express';
 import expressify from 'uwebsockets-express';
 import type { UwsApp } from '../realtime/uws-host';
 import type { Logger } from 'pino';
+import { READ_BODY_MAX_MS } from './body-size-guard';
 import { errorHandler, notFound } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
 import { uwsResponseFixes } from './middleware/uws-response-fixes';
@@ -14,9 +15,6 @@ export interface RestAppOptions {
   /** Runs first on every request (presence, request logging...). */
   before?: express.RequestHandler[];
 }
-
-/** A body that stalls longer than this between chunks is answered 408 by the adapter. */
-const READ_BODY_MAX_MS = 5_000;
 
 /**
  * The express app, run by uwebsockets-express on the shared uWS app as its catch-all route. Every

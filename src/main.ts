@@ -33,7 +33,7 @@ import { PublicReads } from './public-reads/public-reads';
 import { SerializedCache } from './public-reads/serialized-cache';
 import { InFlight, runWithin } from './server-lifecycle';
 import { startLobbyServices } from './engine/lobby-services';
-import { lobbyRouter } from '../rest/routes/lobby-routes';
+import { installLobbyCommandRoutes, lobbyRouter } from '../rest/routes/lobby-routes';
 import { partyRouter } from '../rest/routes/party-routes';
 import { pointsRouter } from '../rest/routes/points-routes';
 import { PointsRepository } from './db/points-repository';
@@ -218,6 +218,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       authenticate: identity.authenticate,
       onError: (error) => logger.error({ err: error }, 'map upload failed'),
     });
+    // The hot path: lobby commands on native routes, the same contracts and checks as their express bindings.
+    installLobbyCommandRoutes(uws, engines.lobbies, { authenticate: identity.authenticator.authenticateRecent, inFlight, logger }, commandGate);
     installBodySizeGuard(uws);
     if (options.rawPublicRoutes !== false) {
       installRawPublicRoutes(uws, publicReads, (error) => logger.error({ err: error }, 'public read failed'));

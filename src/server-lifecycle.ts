@@ -1,33 +1,46 @@
 import type { NextFunction, Request, Response } from 'express';
 
-const SHUTTING_DOWN = { error: 'server shutting down; retry on another instance' };
+/** The answer to a request that arrives, or is still running, once shutdown began. */
+export const SHUTTING_DOWN = { status: 503, headers: { Connection: 'close', 'Retry-After': '1' }, body: { error: 'server shutting down; retry on another instance' } };
+
+/** A request as the shutdown sees it, whichever door it came through. */
+export interface TrackedRequest {
+  /** Answers SHUTTING_DOWN now (or ends an answer already begun). */
+  refuse(): void;
+}
 
 /**
- * Tracks requests in flight through express so that a shutdown can stop accepting, wait a bounded
- * time for the ones already running, and answer whatever is still running 503 before the stores
- * close under it. Requests that arrive once closing began (on a kept-alive connection) are
- * answered 503 at once.
+ * Tracks requests in flight (express and the native routes alike) so that a shutdown can stop
+ * accepting, wait a bounded time for the ones already running, and answer whatever is still
+ * running 503 before the stores close under it. Requests that arrive once closing began (on a
+ * kept-alive connection) are answered 503 at once.
  */
 export class InFlight {
-  private readonly active = new Set<Response>();
+  private readonly active = new Set<TrackedRequest>();
   private waiters: Array<() => void> = [];
   private closing = false;
 
+  /** Starts tracking a request; answers the function that stops it (safe to call twice), or null when shutting down: refuse it. */
+  enter(request: TrackedRequest): (() => void) | null {
+    if (this.closing) return null;
+    this.active.add(request);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.active.delete(request);
+      if (this.active.size === 0) for (const wake of this.waiters.splice(0)) wake();
+    };
+  }
+
   readonly middleware = (_req: Request, res: Response, next: NextFunction): void => {
-    if (this.closing) {
+    const leave = this.enter({ refuse: () => (res.headersSent ? res.end() : refuse(res)) });
+    if (!leave) {
       refuse(res);
       return;
     }
-    this.active.add(res);
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      this.active.delete(res);
-      if (this.active.size === 0) for (const wake of this.waiters.splice(0)) wake();
-    };
-    res.once('finish', finish);
-    res.once('close', finish);
+    res.once('finish', leave);
+    res.once('close', leave);
     next();
   };
 
@@ -51,18 +64,16 @@ export class InFlight {
   /** Answers 503 to every request still running (its handler's own answer, if it ever comes, is dropped). */
   refuseRemaining(): number {
     const left = [...this.active];
-    for (const res of left) {
-      this.active.delete(res);
-      if (res.headersSent) res.end();
-      else refuse(res);
+    for (const request of left) {
+      this.active.delete(request);
+      request.refuse();
     }
     return left.length;
   }
 }
 
 function refuse(res: Response): void {
-  res.setHeader('Connection', 'close');
-  res.status(503).set('Retry-After', '1').json(SHUTTING_DOWN);
+  res.status(SHUTTING_DOWN.status).set(SHUTTING_DOWN.headers).json(SHUTTING_DOWN.body);
 }
 
 /**

@@ -6,34 +6,33 @@ const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/;
 
 /**
- * uwebsockets-express has already buffered the body into `req.body` as a string (capped at
- * 1 MB by the native guard), so JSON is parsed here directly instead of through a stream parser.
- * An empty body without a Content-Type reads as `{}`: the specification's bodyless POSTs (join,
- * ready...) send nothing. Any other type is 415, even with an empty body, and so is a body
- * without a type: an HTML form (urlencoded, multipart, text/plain) is the one kind of cross-site
- * request a browser sends without asking, so these routes never take one (CSRF, with the Origin
- * rule in src/identity/request-site.ts).
+ * A request's body as JSON, from its method, Content-Type and the raw text (already buffered,
+ * capped at 1 MB by the native guard). An empty body without a Content-Type reads as `{}`: the
+ * specification's bodyless POSTs (join, ready...) send nothing. Any other type is 415, even with
+ * an empty body, and so is a body without a type: an HTML form (urlencoded, multipart,
+ * text/plain) is the one kind of cross-site request a browser sends without asking, so these
+ * routes never take one (CSRF, with the Origin rule in src/identity/request-site.ts). The express
+ * middleware below and the native command routes (rest/native-route-binder.ts) both read bodies here.
  */
-export function jsonBody(req: Request, _res: Response, next: NextFunction): void {
-  if (BODYLESS.has(req.method)) {
-    req.body = {};
-    return next();
-  }
-  const raw = typeof req.body === 'string' ? req.body : '';
-  const type = String(req.headers['content-type'] ?? '').trim().toLowerCase();
-  if (type === '' && raw === '') {
-    req.body = {};
-    return next();
-  }
-  if (!JSON_TYPE.test(type)) return next(new HttpError(415, 'request body must be application/json'));
-  if (raw.trim() === '') {
-    req.body = {};
-    return next();
-  }
+export function parseJsonBody(method: string, contentType: string | undefined, raw: string): unknown {
+  if (BODYLESS.has(method)) return {};
+  const type = String(contentType ?? '').trim().toLowerCase();
+  if (type === '' && raw === '') return {};
+  if (!JSON_TYPE.test(type)) throw new HttpError(415, 'request body must be application/json');
+  if (raw.trim() === '') return {};
   try {
-    req.body = JSON.parse(raw);
+    return JSON.parse(raw);
   } catch {
-    return next(new HttpError(400, 'malformed JSON body'));
+    throw new HttpError(400, 'malformed JSON body');
+  }
+}
+
+/** uwebsockets-express has already buffered the body into `req.body` as a string: parsed here, not through a stream parser. */
+export function jsonBody(req: Request, _res: Response, next: NextFunction): void {
+  try {
+    req.body = parseJsonBody(req.method, req.headers['content-type'], typeof req.body === 'string' ? req.body : '');
+  } catch (error) {
+    return next(error);
   }
   next();
 }

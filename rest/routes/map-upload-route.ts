@@ -11,6 +11,7 @@ import type { MapUpload } from '../../src/maps/map-upload';
 import type { UwsApp } from '../../realtime/uws-host';
 import { toHttpError } from '../error-mapping';
 import { HttpError } from '../http-error';
+import { statusLine } from '../status-line';
 import { toMapEntry } from './maps-routes';
 
 export interface MapUploadRouteDeps {
@@ -21,11 +22,6 @@ export interface MapUploadRouteDeps {
 
 /** The multipart envelope around the file (boundaries, part headers, display_name) may add this much. */
 const ENVELOPE_BYTES = 64 * 1024;
-
-const STATUS_LINE: Record<number, string> = {
-  201: '201 Created', 400: '400 Bad Request', 401: '401 Unauthorized', 403: '403 Forbidden', 408: '408 Request Timeout',
-  409: '409 Conflict', 413: '413 Payload Too Large', 429: '429 Too Many Requests', 500: '500 Internal Server Error',
-};
 
 /**
  * POST /api/maps/upload on a native uWS route: the body streams from `res.onData` through busboy
@@ -74,7 +70,7 @@ export function installMapUploadRoute(app: UwsApp, deps: MapUploadRouteDeps): vo
       res.cork(() => {
         // A paused response is resumed, or its answer could sit behind the paused socket.
         res.resume();
-        res.writeStatus(STATUS_LINE[status] ?? `${status} Error`).writeHeader('content-type', 'application/json; charset=utf-8');
+        res.writeStatus(statusLine(status)).writeHeader('content-type', 'application/json; charset=utf-8');
         for (const [name, value] of [...extraHeaders, ...Object.entries(more)]) res.writeHeader(name, value);
         res.end(JSON.stringify(body), close);
       });

@@ -9,6 +9,7 @@ import type { CachedAnswer } from '../../src/public-reads/serialized-cache';
 import { endAnswer, getAndHead, type UwsApp } from '../../realtime/uws-host';
 import { framingRefusal, sendRefusal } from '../body-size-guard';
 import { HttpError } from '../http-error';
+import { statusLine } from '../status-line';
 import { bindRoute, RESPONDED, type Authenticate } from '../route-binder';
 
 type Answer = (reads: PublicReads, input: { params: any; query: any }) => CachedAnswer | Promise<CachedAnswer>;
@@ -45,11 +46,9 @@ export function sendCached(res: Response, answer: CachedAnswer): void {
   res.end(answer.bytes);
 }
 
-const STATUS_LINE: Record<number, string> = { 200: '200 OK', 400: '400 Bad Request', 404: '404 Not Found', 500: '500 Internal Server Error' };
-
 function writeAnswer(res: HttpResponse, answer: CachedAnswer, head: boolean): void {
   res.cork(() => {
-    res.writeStatus(STATUS_LINE[answer.status] ?? `${answer.status} Error`).writeHeader('content-type', 'application/json; charset=utf-8');
+    res.writeStatus(statusLine(answer.status)).writeHeader('content-type', 'application/json; charset=utf-8');
     if (answer.status === 200) res.writeHeader('cache-control', CACHE_CONTROL);
     endAnswer(res, answer.bytes, head);
   });

@@ -76,6 +76,17 @@ describe('request smuggling', () => {
     expect(outcome.ended).toBe('closed');
   });
 
+  it('the same check guards the native lobby command routes', async () => {
+    const outcome = await rawExchange(port, request('POST /api/lobbies/ABCDEF/join HTTP/1.1\nHost: x\nContent-Length: 2\nContent-Length: 3', '{}'));
+    expect(parseResponses(outcome.text).map((r) => r.status)).toEqual([400]);
+    expect(outcome.ended).toBe('closed');
+  });
+
+  it('a chunked body to a native lobby command route is answered 411', async () => {
+    const outcome = await rawExchange(port, request('POST /api/lobbies/ABCDEF/chat HTTP/1.1\nHost: x\nContent-Type: application/json\nTransfer-Encoding: chunked', '2\r\n{}\r\n0\r\n\r\n'));
+    expect(parseResponses(outcome.text).map((r) => r.status)).toEqual([411]);
+  });
+
 });
 
 describe('bodies', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cloneDocument } from '../../../src/domain/document-clone';
 
 describe('cloneDocument', () => {
-  const original = { code: 'ABC', teams: { red: [{ userId: 1, readyUntil: null }] }, pool: [2, 3], votes: { '2': 'cp_x' }, flag: true };
+  const original = { code: 'ABC', teams: { red: [{ userId: 1, readyUntil: null }] }, pool: [2, 3], votes: { '2': 'cp_x' } as Record<string, string>, flag: true };
 
   it('copies a document into an equal one', () => {
     expect(cloneDocument(original)).toEqual(original);
