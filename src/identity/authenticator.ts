@@ -46,8 +46,9 @@ export interface Authenticator {
   /** For bindRoute: resolves the caller a route accepts or throws 400/401/403/429 (spec, Authentication). */
   authenticate(req: CredentialRequest, res: CredentialResponse, route: RouteRule): Promise<Caller>;
   /**
-   * The same for the hot routes (lobby commands): the session user's row may be a copy up to half a
-   * second old (recent-users.ts) instead of a Postgres query per request; admin routes still read fresh.
+   * The same for the hot routes (lobby commands): the session and its user's row may be copies up to
+   * half a second old (recent-reads.ts) instead of a store round trip and a Postgres query per
+   * request; admin routes still read fresh.
    */
   authenticateRecent(req: CredentialRequest, res: CredentialResponse, route: RouteRule): Promise<Caller>;
   /** socket.io handshake: the session cookie, or a premium/admin key as `auth.token`; nothing is anonymous. */
@@ -99,7 +100,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   const publicOrigin = originOfUrl(deps.publicUrl);
   const background = (work: Promise<void> | undefined) => void work?.catch((error: unknown) => deps.onBackgroundError?.(error));
 
-  async function authenticate(req: CredentialRequest, res: CredentialResponse, route: RouteRule, recentUser = false): Promise<Caller> {
+  async function authenticate(req: CredentialRequest, res: CredentialResponse, route: RouteRule, recent = false): Promise<Caller> {
     if (keyInUrl(req.url)) throw deps.refuse(400, 'API keys go in the Authorization header, never in the URL');
     if (route.auth.length === 0) return ANONYMOUS;
     const access: RouteAccess = { accepts: route.auth, role: route.role ?? 'any' };
@@ -125,8 +126,9 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
       }
     }
 
-    // Admin routes read the user's row fresh: removing an admin flag there takes effect at once.
-    const needs = { accepts: route.auth, premiumForSession: route.role === 'premium', recentUser: recentUser && route.role !== 'admin' };
+    // Admin routes read the session and the user's row fresh: removing an admin flag, or logging
+    // out on another instance, takes effect there at once.
+    const needs = { accepts: route.auth, premiumForSession: route.role === 'premium', recent: recent && route.role !== 'admin' };
     const presented = await resolver.resolve(raw, needs, key);
     const decision = decideAccess(access, presented.credentials);
     if (!decision.allow) throw deps.refuse(decision.status, decision.error);

@@ -3,11 +3,11 @@ import type { ApiKeyRecord } from '../db/api-key-repository';
 import type { UserRecord } from '../db/user-record';
 import { hashApiKey, parseBearer } from '../domain/keys/api-key-format';
 import type { AccessUser, ResolvedCredential, RouteCredential } from '../domain/keys/key-access';
-import type { Session } from './session-store';
+import type { ResolveOptions, Session } from './session-store';
 
 /** What the resolver reads from storage; each is one indexed lookup. */
 export interface CredentialSources {
-  sessions: { resolve(cookieValue: string | undefined): Promise<(Session & { refreshed?: boolean }) | null> };
+  sessions: { resolve(cookieValue: string | undefined, options?: ResolveOptions): Promise<(Session & { refreshed?: boolean }) | null> };
   users: { findById(id: number): Promise<UserRecord | null> };
   /** The same lookup from a copy at most half a second old (recent-users.ts), for routes that allow it. */
   recentUsers?: { findById(id: number): Promise<UserRecord | null> };
@@ -36,8 +36,8 @@ export interface ResolveNeeds {
   accepts: readonly RouteCredential[];
   /** Load the account's premium state even for a session (a role 'premium' route). */
   premiumForSession: boolean;
-  /** The session user's row may be a recent copy (every route but the admin ones). */
-  recentUser?: boolean;
+  /** The session and its user's row may be recent copies (lobby commands; never the admin routes). */
+  recent?: boolean;
 }
 
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
@@ -83,11 +83,11 @@ export class CredentialResolver {
     return { credentials: [credential], key, ...(user ? { keyUser: user } : {}) };
   }
 
-  async session(cookieValue: string | undefined, withPremium: boolean, recentUser = false): Promise<Presented['session'] & { access: AccessUser } | null> {
+  async session(cookieValue: string | undefined, withPremium: boolean, recent = false): Promise<Presented['session'] & { access: AccessUser } | null> {
     if (!cookieValue) return null;
-    const session = await this.sources.sessions.resolve(cookieValue);
+    const session = await this.sources.sessions.resolve(cookieValue, { recent });
     if (!session) return null;
-    const users = (recentUser && this.sources.recentUsers) || this.sources.users;
+    const users = (recent && this.sources.recentUsers) || this.sources.users;
     const user = await users.findById(session.userId);
     if (!user) return null;
     return { session, user, cookieValue, access: await this.accessUser(user, withPremium) };
@@ -108,7 +108,7 @@ export class CredentialResolver {
       presented.credentials.push({ kind: 'plugin', valid: secretMatches(raw.pluginSecret, this.sources.pluginSecret) });
     }
     if (needs.accepts.includes('session')) {
-      const found = await this.session(raw.sessionCookie, needs.premiumForSession, needs.recentUser);
+      const found = await this.session(raw.sessionCookie, needs.premiumForSession, needs.recent);
       if (found) {
         const { access, ...session } = found;
         presented.session = session;

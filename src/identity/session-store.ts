@@ -1,12 +1,17 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { LiveStore } from '../live/live-store';
+import type { LiveStore, VersionedDoc } from '../live/live-store';
+import { LruMap } from './lru-map';
+import { RecentReads } from './recent-reads';
 
 export const SESSION_COOKIE = 'league_session';
 export const SESSION_IDLE_MS = 30 * 24 * 60 * 60 * 1000;
 /** Sliding expiry is refreshed at most this often, so an active user costs no write per request. */
 const REFRESH_EVERY_MS = 60 * 60 * 1000;
+/** Cookies verified and sessions read, kept per instance: more than the users active at once. */
+const VERIFIED_CAPACITY = 10_000;
+const RECENT_CAPACITY = 10_000;
 
-interface SessionDoc {
+export interface SessionDoc {
   userId: number;
   createdAt: number;
   refreshedAt: number;
@@ -19,17 +24,54 @@ export interface Session {
   refreshed?: boolean;
 }
 
+export interface ResolveOptions {
+  /**
+   * The session may be as this instance read it up to half a second ago (recent-reads.ts). Only
+   * the routes that already act on a recent user row ask for it (lobby commands, over REST and
+   * the socket, the hot path): the staleness they accept stays one bound, while logins, logouts,
+   * key and admin routes, and socket handshakes keep reading the store on every request.
+   */
+  recent?: boolean;
+}
+
+/** What a verified cookie names: pure in the cookie and the secret, so remembered without expiry. */
+export interface VerifiedCookie {
+  id: string;
+  key: string;
+}
+
+/**
+ * Per-instance memory. Cookie value -> what it names, only for cookies that verified: a forged
+ * one is never entered, so it is checked (in constant time) on every request and cannot fill the
+ * map; finding a cookie here compares it with a stored one only on an equal (per-process seeded)
+ * hash. Store key -> the session document as read, for `recent` resolves.
+ */
+export interface SessionCaches {
+  verified: LruMap<string, VerifiedCookie>;
+  recent: RecentReads<string, VersionedDoc<SessionDoc> | null>;
+}
+
 /**
  * Server-side sessions in the live store. The cookie carries `<id>.<hmac>`: the HMAC with the
  * session secret lets a forged cookie be refused without a store round trip, and the store key is
  * a hash of the id, so a dump of the store holds no usable cookie.
+ *
+ * A logout on this instance is exact at once (its copy is dropped); one on another instance, or a
+ * session deleted from the store by hand, reaches `recent` reads here within RECENT_MAX_AGE_MS.
  */
 export class SessionStore {
+  readonly #verified: SessionCaches['verified'];
+  readonly #recent: SessionCaches['recent'];
+
   constructor(
     private readonly live: LiveStore,
     private readonly secret: string,
     private readonly clock: () => number,
-  ) {}
+    caches: Partial<SessionCaches> = {},
+  ) {
+    this.#verified = caches.verified ?? new LruMap(VERIFIED_CAPACITY);
+    this.#recent = caches.recent ?? new RecentReads({ capacity: RECENT_CAPACITY });
+  }
 
   async create(userId: number): Promise<{ cookieValue: string; session: Session }> {
     const id = randomBytes(32).toString('base64url');
@@ -41,26 +83,41 @@ export class SessionStore {
   }
 
   /** The session a cookie names, renewing its idle expiry; null when forged, unknown or expired. */
-  async resolve(cookieValue: string | undefined): Promise<Session | null> {
-    const id = this.verify(cookieValue);
-    if (!id) return null;
-    const key = this.key(id);
-    const found = await this.live.get<SessionDoc>(key);
+  async resolve(cookieValue: string | undefined, options: ResolveOptions = {}): Promise<Session | null> {
+    const named = this.#named(cookieValue);
+    if (!named) return null;
+    const { id, key } = named;
+    const read = () => this.live.get<SessionDoc>(key);
+    const found = options.recent ? await this.#recent.read(key, read) : await read();
     if (!found) return null;
     const now = this.clock();
-    if (now - found.value.refreshedAt >= REFRESH_EVERY_MS) {
-      // A lost race only means another request already refreshed it.
-      const renewed = await this.live.compareAndSet([
-        { key, expectedVersion: found.version, value: { ...found.value, refreshedAt: now }, ttlMs: SESSION_IDLE_MS },
-      ]);
-      return { id, userId: found.value.userId, refreshed: renewed.ok };
-    }
-    return { id, userId: found.value.userId };
+    if (now - found.value.refreshedAt < REFRESH_EVERY_MS) return { id, userId: found.value.userId };
+    // A lost race only means another request already refreshed it (or, for a recent copy, that
+    // the copy is out of date: the next request reads the store again).
+    const value = { ...found.value, refreshedAt: now };
+    const renewed = await this.live.compareAndSet([{ key, expectedVersion: found.version, value, ttlMs: SESSION_IDLE_MS }]);
+    // The renewed document is what this instance reuses, so a recent copy never renews twice.
+    if (renewed.ok) this.#recent.remember(key, { version: renewed.versions[0], value });
+    else this.#recent.forget(key);
+    return { id, userId: found.value.userId, refreshed: renewed.ok };
   }
 
   async destroy(cookieValue: string | undefined): Promise<void> {
+    const named = this.#named(cookieValue);
+    if (!named) return;
+    await this.live.delete(named.key);
+    this.#recent.forget(named.key);
+  }
+
+  #named(cookieValue: string | undefined): VerifiedCookie | null {
+    if (!cookieValue) return null;
+    const known = this.#verified.get(cookieValue);
+    if (known) return known;
     const id = this.verify(cookieValue);
-    if (id) await this.live.delete(this.key(id));
+    if (!id) return null;
+    const named = { id, key: this.key(id) };
+    this.#verified.set(cookieValue, named);
+    return named;
   }
 
   private key(id: string): string {

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { LruMap } from '../../../src/identity/lru-map';
+
+describe('LruMap', () => {
+  it('never holds more entries than its capacity, however many are set', () => {
+    const map = new LruMap<string, number>(100);
+    for (let i = 0; i < 10_000; i++) {
+      map.set(`forged-${i}`, i);
+      expect(map.size).toBeLessThanOrEqual(100);
+    }
+    expect(map.size).toBe(100);
+  });
+
+  it('forgets the least recently used entry first, a read counting as a use', () => {
+    const map = new LruMap<string, number>(2);
+    map.set('a', 1);
+    map.set('b', 2);
+    expect(map.get('a')).toBe(1);
+    map.set('c', 3);
+    expect([map.get('a'), map.get('b'), map.get('c')]).toEqual([1, undefined, 3]);
+  });
+
+  it('refuses a capacity that could not hold one entry', () => {
+    expect(() => new LruMap(0)).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { LruMap } from '../../../src/identity/lru-map';
+import { RecentReads } from '../../../src/identity/recent-reads';
+import { SessionStore, type SessionCaches, type VerifiedCookie } from '../../../src/identity/session-store';
+import { MemoryLiveStore } from '../../../src/live/memory-live-store';
+
+const SECRET = 'a-session-secret-of-at-least-32-chars';
+const HOUR_MS = 60 * 60 * 1000;
+
+/** Another signature of the same length for the same id. */
+function forge(cookieValue: string, variant: number): string {
+  const [id, mac] = cookieValue.split('.');
+  const tail = variant.toString(36).padStart(4, '0');
+  return `${id}.${mac.slice(0, -4)}${tail === mac.slice(-4) ? 'zzzz' : tail}`;
+}
+
+describe('SessionStore', () => {
+  it('refuses a forged signature on a genuine id, and never remembers a forged cookie as verified', async () => {
+    const verified = new LruMap<string, VerifiedCookie>(1_000);
+    const sessions = new SessionStore(new MemoryLiveStore(), SECRET, Date.now, { verified });
+    const { cookieValue, session } = await sessions.create(7);
+    expect(await sessions.resolve(cookieValue, { recent: true })).toEqual({ id: session.id, userId: 7 });
+    expect(verified.size).toBe(1);
+
+    for (let i = 0; i < 200; i++) expect(await sessions.resolve(forge(cookieValue, i), { recent: true })).toBeNull();
+    expect(verified.size).toBe(1);
+    expect(await sessions.resolve(cookieValue, { recent: true })).toEqual({ id: session.id, userId: 7 });
+  });
+
+  it('refuses a session destroyed through this store at once, even from its recent copy', async () => {
+    const sessions = new SessionStore(new MemoryLiveStore(), SECRET, Date.now);
+    const { cookieValue } = await sessions.create(7);
+    expect(await sessions.resolve(cookieValue, { recent: true })).not.toBeNull();
+    await sessions.destroy(cookieValue);
+    expect(await sessions.resolve(cookieValue, { recent: true })).toBeNull();
+  });
+
+  it('refuses a session destroyed by another instance once its recent copy is maxAgeMs old', async () => {
+    let realTime = 0;
+    const live = new MemoryLiveStore();
+    const caches: Partial<SessionCaches> = { recent: new RecentReads({ capacity: 10, maxAgeMs: 500, now: () => realTime }) };
+    const here = new SessionStore(live, SECRET, Date.now, caches);
+    const elsewhere = new SessionStore(live, SECRET, Date.now);
+    const { cookieValue } = await elsewhere.create(7);
+    expect(await here.resolve(cookieValue, { recent: true })).not.toBeNull();
+    await elsewhere.destroy(cookieValue);
+    // A fresh resolve (admin routes, logins) sees it at once; a recent one once its copy is too old.
+    expect(await here.resolve(cookieValue)).toBeNull();
+    realTime += 499;
+    expect(await here.resolve(cookieValue, { recent: true })).not.toBeNull();
+    realTime += 1;
+    expect(await here.resolve(cookieValue, { recent: true })).toBeNull();
+  });
+
+  it('renews the idle expiry from a recent copy once an hour has passed, and only once', async () => {
+    let now = Date.now();
+    const sessions = new SessionStore(new MemoryLiveStore(), SECRET, () => now, { recent: new RecentReads({ capacity: 10, now: () => 0 }) });
+    const { cookieValue } = await sessions.create(7);
+    expect((await sessions.resolve(cookieValue, { recent: true }))?.refreshed).toBeUndefined();
+    now += HOUR_MS;
+    expect((await sessions.resolve(cookieValue, { recent: true }))?.refreshed).toBe(true);
+    expect((await sessions.resolve(cookieValue, { recent: true }))?.refreshed).toBeUndefined();
+    // The store holds the renewal: a fresh read finds nothing due either.
+    expect((await sessions.resolve(cookieValue))?.refreshed).toBeUndefined();
+  });
+
+  it('does not renew a session another instance renewed since its recent copy was read', async () => {
+    let now = Date.now();
+    const live = new MemoryLiveStore();
+    const here = new SessionStore(live, SECRET, () => now, { recent: new RecentReads({ capacity: 10, now: () => 0 }) });
+    const elsewhere = new SessionStore(live, SECRET, () => now);
+    const { cookieValue } = await elsewhere.create(7);
+    await here.resolve(cookieValue, { recent: true });
+    now += HOUR_MS;
+    expect((await elsewhere.resolve(cookieValue))?.refreshed).toBe(true);
+    expect((await here.resolve(cookieValue, { recent: true }))?.refreshed).toBe(false);
+    // Its out-of-date copy was dropped: the next resolve reads the renewed session.
+    expect((await here.resolve(cookieValue, { recent: true }))?.refreshed).toBeUndefined();
+  });
+});
