@@ -9,7 +9,7 @@ import { databaseLabel, startLeagueCluster, startProcess, type BenchProcess, typ
  * whose seated players send keep-ready; 30 gathering, whose members flip their map vote), every
  * 10th command a chat, IN_FLIGHT requests at once over kept-alive node:http, SECONDS measured
  * after a warm-up. The baseline, measured in the same run with the same driver, is the league's
- * own express pipeline on uWS answering the same requests with no work behind them
+ * own native command routes on uWS answering the same requests with no work behind them
  * (bench/rest-bare-server.ts): the transport's ceiling here and now, so a slow machine shows.
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -160,7 +160,7 @@ export async function benchLobbyRest(): Promise<string[]> {
       `${IN_FLIGHT} requests in flight over kept-alive node:http, ${SECONDS} s after ${WARM_UP_S} s warm-up`,
     setup,
     describeRun('league', ours),
-    describeRun('baseline: the same express pipeline on uWS, cookie read, no work (bench/rest-bare-server.ts)', baseline),
+    describeRun('baseline: the same native command routes on uWS, cookie read, no work (bench/rest-bare-server.ts)', baseline),
     `  target >= 3,000 commands/s with p99 <= 10 ms, nothing refused: ${met ? 'MET' : 'NOT MET'}`,
     `  machine: ${cpus().length} cores, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} at the end (server, driver and stores share the cores)`,
   ];

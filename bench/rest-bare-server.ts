@@ -1,25 +1,34 @@
 /**
- * The baseline of the REST benchmark, in its own process: the league's own express pipeline on
- * uWS (uwebsockets-express, the response fixes, the JSON body parser, the error handler) with one
- * route, `POST /api/lobbies/:code/:type`, that reads the session cookie as the league does and
- * answers `{ok: true}`. No session lookup, no engine, no stores: what a command through the REST
- * door costs before any of our work, on this machine, at this moment.
+ * The baseline of the REST benchmark, in its own process: the league's own door for lobby
+ * commands (the native route binder of rest/native-route-binder.ts, with its framing checks, JSON
+ * body read, path and body schemas and error answer) bound to the same contracts the benchmark
+ * drives, with a credential check that only reads the session cookie and a handler that answers
+ * `{ok: true}`. No session lookup, no engine, no stores: what a command through the REST door
+ * costs before any of our work, on this machine, at this moment.
  *
  * `tsx bench/rest-bare-server.ts` with PORT.
  */
-import express from 'express';
 import pino from 'pino';
-import { mountRestApp } from '../rest/rest-app';
+import { lobbyCommandContracts } from '../schema/routes/lobby-routes';
+import type { RouteContract } from '../schema/route-contract';
+import { HttpError } from '../rest/http-error';
+import { bindNativeRoute } from '../rest/native-route-binder';
 import { createUwsApp, listen } from '../realtime/uws-host';
 import { readSessionCookie } from '../src/identity/session-cookie';
+import { InFlight } from '../src/server-lifecycle';
 
 const uws = createUwsApp();
 uws.get('/healthz', (res) => void res.end('{"ok":true}'));
-const router = express.Router();
-router.post('/api/lobbies/:code/:type', (req, res) => {
-  if (!readSessionCookie(req.headers.cookie)) return void res.status(401).json({ error: 'login required' });
-  res.json({ ok: true });
-});
-mountRestApp(uws, { logger: pino({ level: 'warn' }), routers: [router] });
+const deps = {
+  authenticate: async (req: { headers: Record<string, string | string[] | undefined> }) => {
+    if (!readSessionCookie(req.headers.cookie as string | undefined)) throw new HttpError(401, 'login required');
+    return null;
+  },
+  inFlight: new InFlight(),
+  logger: pino({ level: 'warn' }),
+};
+for (const name of ['vote-map', 'keep-ready', 'chat'] as const) {
+  bindNativeRoute(uws, lobbyCommandContracts[name] as RouteContract, deps, async () => ({ ok: true }));
+}
 await listen(uws, '127.0.0.1', Number(process.env.PORT));
 process.once('SIGTERM', () => process.exit(0));

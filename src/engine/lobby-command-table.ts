@@ -8,15 +8,28 @@ const OK = { ok: true } as const;
 
 type BodyOfCommand<N extends LobbyCommandName> = BodyOf<(typeof lobbyCommandContracts)[N]>;
 
-/** How one command runs, given its body as the route contract parsed it; answers the success body. */
-type CommandRun<N extends LobbyCommandName> = (engine: LobbyEngine, code: string, body: BodyOfCommand<N>, caller: Caller) => Promise<unknown>;
+/**
+ * How one command runs, given its body as the route contract parsed it and the gate's verdict
+ * (settled with the per-user limits; a refusal rejects it); answers the success body. A command
+ * waits for `gated` before it changes anything, and may read meanwhile.
+ */
+type CommandRun<N extends LobbyCommandName> = (engine: LobbyEngine, code: string, body: BodyOfCommand<N>, caller: Caller, gated: Promise<void>) => Promise<unknown>;
 
 /** A plain domain command answering `{ok: true}`: the body maps to the command, the engine does the rest. */
 const domain =
   <N extends LobbyCommandName>(toCommand: (body: BodyOfCommand<N>) => LobbyCommand): CommandRun<N> =>
-  async (engine, code, body, caller) => {
+  async (engine, code, body, caller, gated) => {
+    await gated;
     await engine.command(code, toCommand(body), caller);
     return OK;
+  };
+
+/** A command of its own engine method, run once the gate let it through. */
+const gatedBy =
+  <N extends LobbyCommandName>(run: (engine: LobbyEngine, code: string, body: BodyOfCommand<N>, caller: Caller) => Promise<unknown>): CommandRun<N> =>
+  async (engine, code, body, caller, gated) => {
+    await gated;
+    return run(engine, code, body, caller);
   };
 
 /**
@@ -26,10 +39,10 @@ const domain =
  */
 const RUNS: { [N in LobbyCommandName]: CommandRun<N> } = {
   join: domain(() => ({ type: 'join' })),
-  'party-join': async (engine, code, _body, caller) => {
+  'party-join': gatedBy(async (engine, code, _body, caller) => {
     await engine.partyJoin(code, caller);
     return OK;
-  },
+  }),
   'pick-slot': domain((b) => ({ type: 'pick-slot', team: b.team, index: b.index, userId: b.user_id })),
   leave: domain(() => ({ type: 'leave' })),
   kick: domain((b) => ({ type: 'kick', userId: b.user_id })),
@@ -43,16 +56,17 @@ const RUNS: { [N in LobbyCommandName]: CommandRun<N> } = {
   'force-start': domain(() => ({ type: 'force-start' })),
   'set-class': domain((b) => ({ type: 'set-class', class: b.class })),
   'vote-map': domain((b) => ({ type: 'vote-map', map: b.map })),
-  chat: async (engine, code, body, caller) => {
-    await engine.chat(code, caller, body.message);
+  // Chat's reads (the lobby, the ban) go out beside the limit check: one round trip less to wait for.
+  chat: async (engine, code, body, caller, gated) => {
+    await engine.chat(code, caller, body.message, gated);
     return OK;
   },
-  report: async (engine, code, body, caller) => ({ match_id: await engine.report(code, caller, body.score_red, body.score_blu) }),
+  report: gatedBy(async (engine, code, body, caller) => ({ match_id: await engine.report(code, caller, body.score_red, body.score_blu) })),
   // 204: the REST door sends no body, the socket acks `{ok: true}`.
-  cancel: async (engine, code, _body, caller) => {
+  cancel: gatedBy(async (engine, code, _body, caller) => {
     await engine.command(code, { type: 'cancel' }, caller);
     return undefined;
-  },
+  }),
 };
 
 /** Runs before a command reaches the engine (the per-user limits); throws to refuse it. */
@@ -71,6 +85,8 @@ export async function runLobbyCommand<N extends LobbyCommandName>(
   caller: Caller,
   gate?: LobbyCommandGate,
 ): Promise<unknown> {
-  await gate?.(name, caller);
-  return (RUNS[name] as CommandRun<N>)(engine, code, body, caller);
+  const gated = gate ? gate(name, caller) : Promise.resolve();
+  // Every run awaits `gated`; this keeps a refusal from counting as unhandled before it does.
+  gated.catch(() => undefined);
+  return (RUNS[name] as CommandRun<N>)(engine, code, body, caller, gated);
 }

@@ -149,10 +149,15 @@ export class LobbyEngine {
     return this.#ctx.live.listRange<LobbyChatMessage>(lobbyChatKey(code));
   }
 
-  async chat(code: string, caller: Caller, message: unknown): Promise<LobbyChatMessage> {
+  /** `gated`: the caller's limit check, made beside the reads; nothing is written unless it lets the message through. */
+  async chat(code: string, caller: Caller, message: unknown, gated: Promise<void> = Promise.resolve()): Promise<LobbyChatMessage> {
     const user = requireUser(caller);
     const { live, clock } = this.#ctx;
-    const [state, banned] = await Promise.all([this.#load(code), this.#ctx.isBanned(user.id)]);
+    const reads = Promise.all([this.#load(code), this.#ctx.isBanned(user.id)]);
+    reads.catch(() => undefined);
+    // The limit's refusal comes first, as it would had the reads waited for it.
+    await gated;
+    const [state, banned] = await reads;
     const actor = actorOf(user, null, banned);
     const now = clock();
     const problem = validateChat(state, actor, message, now);

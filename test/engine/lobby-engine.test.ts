@@ -173,6 +173,18 @@ describeEngine('lobby engine', (world) => {
     expect(w.broadcast.chats.map((c) => c.message.message)).toEqual(Array.from({ length: 205 }, (_, i) => `m${i}`));
   });
 
+  it('stores and pushes nothing when the limit refuses a chat message, and answers its refusal before any other', async () => {
+    const w = world();
+    const [a] = await w.users(1);
+    const { code } = await w.engine.create(callerOf(a), {});
+    const limited = () => Promise.reject(new DomainError('conflict', 'too many messages'));
+    expect(await refusal(w.engine.chat(code, callerOf(a), 'hello', limited()))).toBe('conflict');
+    expect(await refusal(w.engine.chat('ZZZZZZ', callerOf(a), 'hello', limited()))).toBe('conflict');
+    expect(await w.engine.chatHistory(code)).toEqual([]);
+    await w.delivered();
+    expect(w.broadcast.chats).toEqual([]);
+  });
+
   it.each([
     ['an empty message', '   '],
     ['a message over 500 characters', 'x'.repeat(501)],
