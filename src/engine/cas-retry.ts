@@ -1,12 +1,12 @@
-import type { CasWrite, LiveStore, Publication } from '../live/live-store';
+import type { CasWrite, DueEntry, LiveStore, Publication } from '../live/live-store';
 import { busy } from './engine-errors';
 
 /**
- * One read-decide round: the writes to make together (and what they announce in the same atomic
- * step), and the answer once they are made: `answer` given the versions the writes got, or
- * `value` when those do not matter.
+ * One read-decide round: the writes to make together (and what they announce and the deadline
+ * they set in the same atomic step), and the answer once they are made: `answer` given the
+ * versions the writes got, or `value` when those do not matter.
  */
-export type CasStep<T> = { writes: CasWrite[]; publish?: Publication } & ({ value: T } | { answer: (versions: number[]) => T });
+export type CasStep<T> = { writes: CasWrite[]; publish?: Publication; schedule?: DueEntry } & ({ value: T } | { answer: (versions: number[]) => T });
 
 /** A round that could not decide yet (a lost document was rebuilt, a read went stale): read again. */
 export const READ_AGAIN = Symbol('read again');
@@ -34,7 +34,7 @@ export async function retryOnConflict<T>(live: LiveStore, step: (attempt: number
     const decided = await step(attempt);
     if (decided === READ_AGAIN) continue;
     if (decided.writes.length === 0) return answerOf(decided, []);
-    const result = await live.compareAndSet(decided.writes, decided.publish);
+    const result = await live.compareAndSet(decided.writes, decided.publish, decided.schedule);
     if (result.ok) return answerOf(decided, result.versions);
   }
   throw busy();

@@ -39,7 +39,8 @@ export class LobbyEffects {
     const work: Promise<void>[] = [];
     if (c.restored || type === 'create') work.push(this.track(after));
     if (c.changed && (type === 'create' || summaryChanged(before, after))) work.push(this.listChanged(before, after));
-    if (type === 'tick' || c.restored || nextDeadline(before, now) !== nextDeadline(after, now)) {
+    // A commit that wrote the lobby set its deadline with the write (see lobbyDeadline).
+    if (!c.scheduled && (type === 'tick' || c.restored || nextDeadline(before, now) !== nextDeadline(after, now))) {
       work.push(this.schedule(after, c.storeVersion));
     }
     // Every change is persisted, whatever the command: by the state, not by its name. A change
@@ -77,9 +78,10 @@ export class LobbyEffects {
   }
 
   /**
-   * Schedules the lobby's next deadline. Two instances' schedule calls can arrive in the other
-   * order than their commits; so after scheduling, a newer document means the newer writer may
-   * have been overtaken by us, and the schedule is taken again from the newest state.
+   * Schedules the lobby's next deadline, for states no compare-and-set of ours set it with (a tick
+   * that changed nothing, a lobby rebuilt from Postgres). A newer commit may have set its deadline
+   * just before ours arrives; so after scheduling, a newer document means we may have overtaken it,
+   * and the schedule is taken again from the newest state.
    */
   async schedule(state: LobbyState, storeVersion: number): Promise<void> {
     const { live, clock } = this.deps;

@@ -101,7 +101,9 @@ export class LobbyEngine {
       return {
         writes: [lobbyWrite(state, 0), { key: lobbyMemberKey(user.id), expectedVersion: entry?.version ?? 0, value: code }],
         publish: lobbyUpdates([state], now),
-        answer: (versions) => ({ before: state, after: state, events: outcome.events, changed: true, now, storeVersion: versions[0], restored: false }),
+        answer: (versions) => ({
+          before: state, after: state, events: outcome.events, changed: true, now, storeVersion: versions[0], restored: false, scheduled: false,
+        }),
       };
     });
     await effects.committed(committed, 'create');
@@ -205,7 +207,10 @@ export class LobbyEngine {
   async tick(code: string): Promise<void> {
     let committed: Committed;
     try {
-      committed = await this.#transact(code, [], (state, _docs, now) => applyLobbyCommand(state, { type: 'tick' }, SYSTEM_ACTOR, now));
+      // The worker's claim holds the queue entry until a new deadline replaces it: see lobbyDeadline.
+      committed = await this.#group.run(code, [], (state, _docs, now) => applyLobbyCommand(state, { type: 'tick' }, SYSTEM_ACTOR, now), {
+        renewsDeadline: true,
+      });
     } catch (error) {
       if ((error as { kind?: string }).kind === 'not_found') return;
       throw error;

@@ -3,6 +3,7 @@ import type { LobbyEvent, LobbyState } from '../domain/lobby';
 import type { LiveStore } from '../live/live-store';
 import { READ_AGAIN, retryOnConflict } from './cas-retry';
 import { lobbyUpdates } from './lobby-broadcast';
+import { lobbyDeadline } from './lobby-deadline';
 import { lobbyKey } from './live-keys';
 import { liveLobbyState, lobbyWrite, type LobbyDocuments } from './lobby-documents';
 import { membershipWrites, type Committed, type ReadDocs } from './lobby-transaction';
@@ -12,6 +13,8 @@ export type LobbyRule = (state: LobbyState, docs: ReadDocs, now: number) => Outc
 interface Waiting {
   readKeys: string[];
   rule: LobbyRule;
+  /** Sets the lobby's deadline with the write even when it did not move (the tick: see lobbyDeadline). */
+  renewsDeadline: boolean;
   resolve(committed: Committed): void;
   reject(error: unknown): void;
 }
@@ -41,9 +44,9 @@ export class LobbyGroupCommit {
     private readonly clock: () => number,
   ) {}
 
-  run(code: string, readKeys: string[], rule: LobbyRule): Promise<Committed> {
+  run(code: string, readKeys: string[], rule: LobbyRule, options: { renewsDeadline?: boolean } = {}): Promise<Committed> {
     return new Promise((resolve, reject) => {
-      const waiting = { readKeys, rule, resolve, reject };
+      const waiting = { readKeys, rule, renewsDeadline: options.renewsDeadline ?? false, resolve, reject };
       const queue = this.#queues.get(code);
       if (queue) {
         queue.push(waiting);
@@ -87,13 +90,13 @@ export class LobbyGroupCommit {
       const now = this.clock();
       const decided = decideInOrder(batch, first, docs, now);
       const last = decided.reduce((state, d) => (d.result.ok ? d.result.after : state), first);
-      const settle = (storeVersion: number) => {
+      const settle = (storeVersion: number, scheduled: boolean) => {
         for (const { waiting, result } of decided) {
           if (!result.ok) waiting.reject(result.error);
-          else waiting.resolve({ ...result, changed: result.after !== result.before, now, storeVersion, restored });
+          else waiting.resolve({ ...result, changed: result.after !== result.before, now, storeVersion, restored, scheduled });
         }
       };
-      if (last === first) return { writes: [], answer: () => settle(lobbyDoc.version) };
+      if (last === first) return { writes: [], answer: () => settle(lobbyDoc.version, false) };
       let indexWrites;
       try {
         indexWrites = await membershipWrites(this.live, code, first, last, docs);
@@ -105,10 +108,13 @@ export class LobbyGroupCommit {
       }
       // Every version of the batch is announced, in order, in the same atomic step: see lobby-broadcast.
       const changes = decided.flatMap(({ result }) => (result.ok && result.after !== result.before ? [result.after] : []));
+      // The deadline of the batch's last state, which is the one written, goes with the write.
+      const renew = restored || batch.some((waiting) => waiting.renewsDeadline);
       return {
         writes: [lobbyWrite(last, lobbyDoc.version), ...indexWrites],
         publish: lobbyUpdates(changes, now),
-        answer: (versions) => settle(versions[0]),
+        schedule: lobbyDeadline(first, last, now, renew),
+        answer: (versions) => settle(versions[0], true),
       };
     });
   }

@@ -3,6 +3,7 @@ import { openMembers, type LobbyEvent, type LobbyState } from '../domain/lobby';
 import type { CasWrite, LiveStore, VersionedDoc } from '../live/live-store';
 import { READ_AGAIN, retryOnConflict } from './cas-retry';
 import { lobbyUpdates } from './lobby-broadcast';
+import { lobbyDeadline } from './lobby-deadline';
 import { lobbyKey, lobbyMemberKey } from './live-keys';
 import { lobbyWrite, liveLobbyState, type LobbyDocuments } from './lobby-documents';
 
@@ -28,6 +29,8 @@ export interface Committed {
   storeVersion: number;
   /** The lobby had to be rebuilt from Postgres on the way. */
   restored: boolean;
+  /** The compare-and-set that wrote `after` also set its deadline as needed (see lobbyDeadline): nothing is left to schedule. */
+  scheduled: boolean;
 }
 
 /**
@@ -62,14 +65,17 @@ export function transact(
       const after = outcome.state;
       const changed = after !== before;
       if (!changed && extraWrites.length === 0) {
-        return { writes: [], value: { before, after, events: [], changed, now, storeVersion: lobbyDoc.version, restored } };
+        return { writes: [], value: { before, after, events: [], changed, now, storeVersion: lobbyDoc.version, restored, scheduled: false } };
       }
       const indexWrites = await membershipWrites(live, code, before, after, docs);
       return {
         writes: [...(changed ? [lobbyWrite(after, lobbyDoc.version)] : []), ...indexWrites, ...extraWrites],
         // Watchers hear of the change in the same atomic step: see lobby-broadcast.
         publish: changed ? lobbyUpdates([after], now) : undefined,
-        answer: (versions) => ({ before, after, events: outcome.events, changed, now, storeVersion: changed ? versions[0] : lobbyDoc.version, restored }),
+        schedule: changed ? lobbyDeadline(before, after, now, restored) : undefined,
+        answer: (versions) => ({
+          before, after, events: outcome.events, changed, now, storeVersion: changed ? versions[0] : lobbyDoc.version, restored, scheduled: changed,
+        }),
       };
     });
   });

@@ -1,4 +1,4 @@
-import type { CasWrite } from './live-store';
+import type { CasWrite, DueEntry } from './live-store';
 
 /**
  * Argument rules shared by both live stores, so that a bad call fails the same way on either
@@ -17,6 +17,15 @@ export function checkCasWrites(writes: CasWrite[]): void {
     }
     if (write.value === undefined) throw new TypeError(`compareAndSet: value of "${write.key}" is undefined; use null to delete`);
     if (write.ttlMs !== undefined) ttlMilliseconds(write.ttlMs, 'compareAndSet');
+  }
+}
+
+/** A deadline set with a compare-and-set goes into a queue none of the writes touches (one key, one kind of data). */
+export function checkCasSchedule(schedule: DueEntry | undefined, writes: CasWrite[]): void {
+  if (!schedule) return;
+  checkScore(schedule.dueAt, 'dueAt', 'compareAndSet');
+  if (writes.some((write) => write.key === schedule.queue)) {
+    throw new Error(`compareAndSet: the deadline queue "${schedule.queue}" is also a written key`);
   }
 }
 

@@ -46,6 +46,19 @@ export interface Publication {
   messages: string[];
 }
 
+/**
+ * A deadline to set in the same atomic step as a write, exactly as `schedule(queue, member, dueAt)`
+ * would: set only when the write happens. Since the steps of all instances run one at a time, the
+ * last write's deadline is the one left in the queue: no later read is needed to find out whether
+ * a newer write overtook it.
+ */
+export interface DueEntry {
+  queue: string;
+  member: string;
+  /** ms epoch, as for `schedule`. */
+  dueAt: number;
+}
+
 /** How long a claimed deadline stays with its worker before it is due again, unless completed. */
 export const DEFAULT_LEASE_MS = 10_000;
 
@@ -56,9 +69,10 @@ export interface LiveStore {
   getMany<T = unknown>(keys: string[]): Promise<Array<VersionedDoc<T> | null>>;
   /**
    * All writes happen, atomically, only if every key is still at its expected version; `publish`
-   * goes out in the same step, and only then.
+   * goes out and `schedule` is set in the same step, and only then. The queue of `schedule` must
+   * not be one of the written keys.
    */
-  compareAndSet(writes: CasWrite[], publish?: Publication): Promise<CasResult>;
+  compareAndSet(writes: CasWrite[], publish?: Publication, schedule?: DueEntry): Promise<CasResult>;
   /** Unconditional delete (logout, cleanup). */
   delete(key: string): Promise<void>;
   /** Resets the expiry of a key without changing its value or version; false when absent. */

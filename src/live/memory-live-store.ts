@@ -1,6 +1,6 @@
 import { ChannelHandlers, logHandlerError } from './channel-handlers';
-import { DEFAULT_LEASE_MS, type CasResult, type CasWrite, type LiveStore, type Publication, type Unsubscribe, type VersionedDoc, type WindowHit } from './live-store';
-import { checkCasWrites, checkPositiveInteger, checkScore, encodeValue, ttlMilliseconds } from './live-store-input';
+import { DEFAULT_LEASE_MS, type CasResult, type CasWrite, type DueEntry, type LiveStore, type Publication, type Unsubscribe, type VersionedDoc, type WindowHit } from './live-store';
+import { checkCasSchedule, checkCasWrites, checkPositiveInteger, checkScore, encodeValue, ttlMilliseconds } from './live-store-input';
 
 /**
  * The in-process live store, for one server instance with nothing configured. It mirrors Redis
@@ -54,13 +54,16 @@ export class MemoryLiveStore implements LiveStore {
     return keys.map((key) => this.#readDoc<T>(key));
   }
 
-  async compareAndSet(writes: CasWrite[], publish?: Publication): Promise<CasResult> {
+  async compareAndSet(writes: CasWrite[], publish?: Publication, schedule?: DueEntry): Promise<CasResult> {
     this.#assertOpen();
     checkCasWrites(writes);
+    checkCasSchedule(schedule, writes);
     const encoded = writes.map((write) => (write.value === null ? null : encodeValue(write.value, 'compareAndSet')));
     for (const write of writes) {
       if ((this.#typed(write.key, 'doc')?.version ?? 0) !== write.expectedVersion) return { ok: false, conflictKey: write.key };
     }
+    // A queue holding another kind of data fails here, before anything is written.
+    const due = schedule && { ...schedule, scores: this.#zset(schedule.queue) };
     const now = this.#clock();
     const versions = writes.map((write, i) => {
       const json = encoded[i];
@@ -73,6 +76,7 @@ export class MemoryLiveStore implements LiveStore {
       this.#entries.set(write.key, { type: 'doc', version, json, expiresAt });
       return version;
     });
+    due?.scores.set(due.member, due.dueAt);
     this.#wrote();
     this.#publishAll(publish);
     return { ok: true, versions };

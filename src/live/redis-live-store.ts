@@ -3,8 +3,8 @@ import {
   SocketTimeoutError, TimeoutError,
 } from 'redis';
 import { ChannelHandlers, logHandlerError } from './channel-handlers';
-import { DEFAULT_LEASE_MS, type CasResult, type CasWrite, type LiveStore, type Publication, type Unsubscribe, type VersionedDoc, type WindowHit } from './live-store';
-import { checkCasWrites, checkPositiveInteger, checkScore, encodeValue, ttlMilliseconds } from './live-store-input';
+import { DEFAULT_LEASE_MS, type CasResult, type CasWrite, type DueEntry, type LiveStore, type Publication, type Unsubscribe, type VersionedDoc, type WindowHit } from './live-store';
+import { checkCasSchedule, checkCasWrites, checkPositiveInteger, checkScore, encodeValue, ttlMilliseconds } from './live-store-input';
 import { LiveStoreUnavailable } from './live-store-unavailable';
 import { CALL, CLAIM_DUE, COMPARE_AND_SET, COMPLETE_DUE, HIT_WINDOW, PUSH_CAPPED, READ_DOCS, type RedisClient, runScript } from './redis-scripts';
 
@@ -171,9 +171,10 @@ export class RedisLiveStore implements LiveStore {
     });
   }
 
-  async compareAndSet(writes: CasWrite[], publish?: Publication): Promise<CasResult> {
+  async compareAndSet(writes: CasWrite[], publish?: Publication, schedule?: DueEntry): Promise<CasResult> {
     checkCasWrites(writes);
-    if (writes.length === 0 && !publish) return { ok: true, versions: [] };
+    checkCasSchedule(schedule, writes);
+    if (writes.length === 0 && !publish && !schedule) return { ok: true, versions: [] };
     const args = writes.flatMap((write) => [
       String(write.expectedVersion),
       write.value === null ? 'd' : 's',
@@ -181,7 +182,11 @@ export class RedisLiveStore implements LiveStore {
       write.ttlMs === undefined ? '' : String(ttlMilliseconds(write.ttlMs, 'compareAndSet')),
     ]);
     const keys = writes.map((write) => this.#key(write.key));
-    const [ok, ...rest] = (await this.#call((deadline) => runScript(this.#client, COMPARE_AND_SET, keys, [...args, ...this.#publishArgs(publish)], deadline))) as number[];
+    if (schedule) keys.push(this.#key(schedule.queue));
+    const head = [String(writes.length), ...(schedule ? [schedule.member, String(schedule.dueAt)] : ['', ''])];
+    const [ok, ...rest] = (await this.#call((deadline) =>
+      runScript(this.#client, COMPARE_AND_SET, keys, [...head, ...args, ...this.#publishArgs(publish)], deadline),
+    )) as number[];
     return ok === 1 ? { ok: true, versions: rest } : { ok: false, conflictKey: writes[rest[0] - 1].key };
   }
 

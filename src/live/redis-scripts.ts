@@ -45,17 +45,24 @@ end
 `;
 
 /**
- * KEYS: the documents. ARGV: 4 per key: expected version, 's' (set) or 'd' (delete), JSON, TTL ms
- * or ''; then optionally a channel and the messages to publish if the writes happen.
+ * KEYS: the documents, then the deadline queue when there is a deadline to set. ARGV: the number
+ * of documents; the deadline's member and due time ('' and '' when none); then 4 per document:
+ * expected version, 's' (set) or 'd' (delete), JSON, TTL ms or ''; then optionally a channel and
+ * the messages to publish if the writes happen. The deadline is set (ZADD, as `schedule`) only if
+ * the writes happen too.
  */
 export const COMPARE_AND_SET = lua(`
-for i = 1, #KEYS do
+local documents = tonumber(ARGV[1])
+local queue = KEYS[documents + 1]
+for i = 1, documents do
   local current = tonumber(redis.call('HGET', KEYS[i], 'v') or '0')
-  if current ~= tonumber(ARGV[(i - 1) * 4 + 1]) then return {0, i} end
+  if current ~= tonumber(ARGV[(i - 1) * 4 + 4]) then return {0, i} end
 end
+-- A queue holding another kind of data fails here, before anything is written.
+if queue then redis.call('ZSCORE', queue, ARGV[2]) end
 local result = {1}
-for i = 1, #KEYS do
-  local base = (i - 1) * 4
+for i = 1, documents do
+  local base = (i - 1) * 4 + 3
   if ARGV[base + 2] == 'd' then
     redis.call('DEL', KEYS[i])
     result[#result + 1] = 0
@@ -66,7 +73,8 @@ for i = 1, #KEYS do
     result[#result + 1] = version
   end
 end
-local PUBLISH_AT = #KEYS * 4 + 1
+if queue then redis.call('ZADD', queue, ARGV[3], ARGV[2]) end
+local PUBLISH_AT = 3 + documents * 4 + 1
 ${PUBLISH_REST}
 return result
 `);

@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { CasWrite } from '../../src/live/live-store';
 import type { LiveStoreHarness } from './live-store-harness';
 
+/** Creates 'k' and sets member 'm' of `queue` due at `dueAt` in the same compare-and-set. */
+const writeWithDeadline = (h: LiveStoreHarness, queue: string, dueAt: number) =>
+  h.store.compareAndSet([{ key: 'k', expectedVersion: 0, value: 1 }], undefined, { queue, member: 'm', dueAt });
+
 /** Versioned documents: compare-and-set, reads, deletion, counters, argument checks. */
 export function documentRules(current: () => LiveStoreHarness): void {
   describe('documents', () => {
@@ -128,6 +132,8 @@ export function documentRules(current: () => LiveStoreHarness): void {
       ['a rate limit of 0', (h) => h.store.hitWindow('k', 0, 1000, 0)],
       ['a fractional claim limit', (h) => h.store.claimDue('k', 0, 1.5)],
       ['a NaN score', (h) => h.store.scoreSet('k', 'm', Number.NaN)],
+      ['a NaN deadline with a write', (h) => writeWithDeadline(h, 'q', Number.NaN)],
+      ['a deadline into a key the same compare-and-set writes', (h) => writeWithDeadline(h, 'k', 1)],
     ])('rejects %s and writes nothing', async (_, call) => {
       const harness = current();
       await expect(call(harness)).rejects.toThrow();

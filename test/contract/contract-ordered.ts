@@ -82,6 +82,41 @@ export function orderedRules(current: () => LiveStoreHarness): void {
       expect(await store.claimDue('queue', 500, 10)).toEqual(['moved']);
     });
 
+    it('sets the deadline given with a compare-and-set whose writes happen, moving it as schedule does', async () => {
+      const { store } = current();
+      await store.schedule('queue', 'lobby', 500);
+      const written = await store.compareAndSet([{ key: 'doc', expectedVersion: 0, value: 'v1' }], undefined, { queue: 'queue', member: 'lobby', dueAt: 100 });
+      expect(written).toEqual({ ok: true, versions: [1] });
+      expect(await store.claimDue('queue', 100, 10)).toEqual(['lobby']);
+    });
+
+    it('leaves the queue untouched when a compare-and-set is refused', async () => {
+      const { store } = current();
+      await store.schedule('queue', 'lobby', 500);
+      const stale = [{ key: 'doc', expectedVersion: 3, value: 'late' }];
+      expect(await store.compareAndSet(stale, undefined, { queue: 'queue', member: 'lobby', dueAt: 100 })).toEqual({ ok: false, conflictKey: 'doc' });
+      expect(await store.compareAndSet(stale, undefined, { queue: 'queue', member: 'new', dueAt: 100 })).toEqual({ ok: false, conflictKey: 'doc' });
+      expect(await store.claimDue('queue', 499, 10)).toEqual([]);
+      expect(await store.claimDue('queue', 500, 10)).toEqual(['lobby']);
+    });
+
+    it('keeps a claimed member whose deadline a compare-and-set set again before the claim was completed', async () => {
+      const { store } = current();
+      await store.schedule('queue', 'next', 100);
+      expect(await store.claimDue('queue', 100, 10, 50)).toEqual(['next']);
+      await store.compareAndSet([{ key: 'doc', expectedVersion: 0, value: 'v1' }], undefined, { queue: 'queue', member: 'next', dueAt: 400 });
+      await store.completeDue('queue', 'next', 150);
+      expect(await store.claimDue('queue', 400, 10, 50)).toEqual(['next']);
+    });
+
+    it('fails a compare-and-set whose deadline queue holds another kind of data, writing nothing', async () => {
+      const { store } = current();
+      await store.listPush('kind:list', 'x', 10);
+      const call = store.compareAndSet([{ key: 'doc', expectedVersion: 0, value: 'v1' }], undefined, { queue: 'kind:list', member: 'm', dueAt: 100 });
+      await expect(call).rejects.toThrow(/WRONGTYPE/);
+      expect(await store.get('doc')).toBeNull();
+    });
+
     it('never hands out an unscheduled member', async () => {
       const { store } = current();
       await store.schedule('queue', 'kept', 100);

@@ -50,6 +50,19 @@ export function publishRules(current: () => LiveStoreHarness, options: LiveStore
       expect(received).toEqual(['marker']);
     });
 
+    it('publishes and sets a deadline in one compare-and-set of several keys', async () => {
+      const { store } = current();
+      const received: string[] = [];
+      await store.subscribe('feed', (message) => received.push(message));
+      const writes = [{ key: 'feed:a', expectedVersion: 0, value: 'a' }, { key: 'feed:b', expectedVersion: 0, value: 'b' }];
+      const written = await store.compareAndSet(writes, { channel: 'feed', messages: ['1', '2'] }, { queue: 'feed:queue', member: 'feed', dueAt: 100 });
+      expect(written).toEqual({ ok: true, versions: [1, 1] });
+      await waitForCount(received, 2, 'published messages');
+      expect(received).toEqual(['1', '2']);
+      expect(await store.claimDue('feed:queue', 100, 10)).toEqual(['feed']);
+      expect(await store.getMany(['feed:a', 'feed:b'])).toEqual([{ version: 1, value: 'a' }, { version: 1, value: 'b' }]);
+    });
+
     it('publishes with a list push, in list order', async () => {
       const { store } = current();
       const received: string[] = [];

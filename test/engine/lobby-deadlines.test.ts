@@ -1,7 +1,9 @@
 import { expect, it } from 'vitest';
+import { nextDeadline, READY_FLAG_MS, type LobbyState } from '../../src/domain/lobby';
 import { startDeadlineWorker } from '../../src/engine/deadline-worker';
-import { LOBBY_DEADLINES } from '../../src/engine/live-keys';
+import { LOBBY_DEADLINES, lobbyKey } from '../../src/engine/live-keys';
 import type { LobbyEngine } from '../../src/engine/lobby-engine';
+import type { LiveStore } from '../../src/live/live-store';
 import { callerOf, describeEngine, type EngineWorld } from './engine-harness';
 import { allReady, detailOf, drafted, gathered, seatedIds } from './lobby-scenario';
 
@@ -23,7 +25,110 @@ async function inReadyCheck(w: EngineWorld) {
   return { ...g, lobby };
 }
 
+/** The live store as an engine sees it, each call passed through `around` (which makes it). */
+function intercepted(live: LiveStore, around: (method: string, call: () => Promise<unknown>) => Promise<unknown>): LiveStore {
+  return new Proxy(live, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => around(String(property), () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+    },
+  });
+}
+
+/**
+ * An instance that stalls right after its first write: every later call waits for `release`.
+ * `written` resolves once that write is in.
+ */
+function stalledAfterWrite(live: LiveStore) {
+  let wrote!: () => void;
+  let release!: () => void;
+  const written = new Promise<void>((resolve) => (wrote = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let stalled = false;
+  const store = intercepted(live, async (method, call) => {
+    if (stalled) await released;
+    const result = await call();
+    if (method === 'compareAndSet') {
+      stalled = true;
+      wrote();
+    }
+    return result;
+  });
+  return { live: store, written, release };
+}
+
+/** True when the lobby's entry in the deadline queue is due exactly at `dueAt` (claiming it). */
+async function queuedAt(w: EngineWorld, code: string, dueAt: number): Promise<boolean> {
+  const early = await w.live.claimDue(LOBBY_DEADLINES, dueAt - 1, 10);
+  const due = await w.live.claimDue(LOBBY_DEADLINES, dueAt, 10);
+  return early.length === 0 && due.length === 1 && due[0] === code;
+}
+
+/** A ready check with the host's flag up since now, its earliest deadline. */
+async function hostReady(w: EngineWorld) {
+  const g = await inReadyCheck(w);
+  await w.engine.command(g.code, { type: 'ready' }, callerOf(g.host));
+  return g;
+}
+
+/** As hostReady, and a second seated player's flag up a second later: the next deadline after the host's. */
+async function twoReady(w: EngineWorld) {
+  const g = await hostReady(w);
+  const other = g.users.find((u) => u.id === seatedIds(g.lobby).find((id) => id !== g.host.id))!;
+  w.clock.advance(1_000);
+  await w.engine.command(g.code, { type: 'ready' }, callerOf(other));
+  return { ...g, other };
+}
+
 describeEngine('lobby deadlines', (world) => {
+  it('has the deadline a keep-ready moved in the queue by the time the command answers', async () => {
+    const w = world();
+    const g = await hostReady(w);
+    w.clock.advance(10_000);
+    await w.engine.command(g.code, { type: 'keep-ready' }, callerOf(g.host));
+    expect(await queuedAt(w, g.code, w.clock.now + READY_FLAG_MS)).toBe(true);
+  });
+
+  it('costs a keep-ready that moves the deadline one read and one compare-and-set, which sets the deadline', async () => {
+    const w = world();
+    const g = await hostReady(w);
+    w.clock.advance(10_000);
+    const calls: string[] = [];
+    const live = intercepted(w.live, (method, call) => (calls.push(method), call()));
+    await w.makeEngine({ live }).command(g.code, { type: 'keep-ready' }, callerOf(g.host));
+    expect(calls).toEqual(['getMany', 'compareAndSet']);
+  });
+
+  it('leaves the newest state\'s deadline in the queue when an instance stalls after its commit and another commits after it', async () => {
+    const w = world();
+    const { other, ...g } = await twoReady(w);
+    w.clock.advance(10_000);
+    const stalled = stalledAfterWrite(w.live);
+    // The host's renewal moves the deadline to the other flag; the other's renewal moves it again.
+    const first = w.makeEngine({ live: stalled.live }).command(g.code, { type: 'keep-ready' }, callerOf(g.host));
+    await stalled.written;
+    w.clock.advance(1_000);
+    await w.peer().command(g.code, { type: 'keep-ready' }, callerOf(other));
+    stalled.release();
+    await first;
+    const newest = (await w.live.get<LobbyState>(lobbyKey(g.code)))!.value;
+    expect(await queuedAt(w, g.code, nextDeadline(newest, w.clock.now)!)).toBe(true);
+  });
+
+  it('keeps the next flag\'s deadline in the queue when a tick clears the flag that was due', async () => {
+    const w = world();
+    const { other, ...g } = await twoReady(w);
+    const worker = workerFor(w);
+    w.clock.advance(READY_FLAG_MS - 1_000);
+    expect(await worker.runOnce()).toBe(1);
+    w.clock.advance(1_000);
+    expect(await worker.runOnce()).toBe(1);
+    await worker.stop();
+    const lobby = await detailOf(w, g.code);
+    expect([...lobby.teams.red, ...lobby.teams.blu].some((s) => s.ready)).toBe(false);
+  });
+
   it('returns the unready to the pool and the lobby to drafting when the ready check times out', async () => {
     const w = world();
     const g = await gathered(w, '6v6');
