@@ -25,6 +25,8 @@ export interface RecoveryOptions {
 
 interface StoredPacket {
   id: string;
+  /** The offset as a number, for comparing. */
+  seq: number;
   /** The event's arguments, or for `broadcastJson` the event name and its payload's JSON, parsed only on replay. */
   data: unknown[] | { event: string; json: string };
   rooms: Set<Room>;
@@ -39,8 +41,15 @@ interface PacketLike {
 }
 
 interface SocketLike {
-  conn: { transport: { name: string } };
+  conn: { transport: { name: string; socket?: { subscribe(topic: string): void } }; once(event: 'upgrade', listener: () => void): void };
   client: { writeToEngine(packets: string[], opts: { preEncoded: boolean }): void };
+}
+
+/** A socket as `resume` needs it: socket.io's own, whose `packet` sends one event packet to this client. */
+interface ResumingSocket extends SocketLike {
+  id: string;
+  recovered: boolean;
+  packet(packet: { type: number; data: unknown[] }): void;
 }
 
 /** socket.io on uWS subscribes a websocket to `<namespace>` + this + `<room>` (socket.io/dist/uws.js). */
@@ -59,6 +68,8 @@ export function createRecoveringAdapter(recovery: RecoveryOptions) {
 
 export class RecoveringAdapter extends Adapter {
   private readonly sessions = new Map<PrivateSessionId, StoredSession>();
+  /** Restored sockets not connected yet: the offset counter when their missed packets were taken. */
+  private readonly resuming = new Map<string, { from: number; at: number }>();
   private packets: StoredPacket[] = [];
   private readonly sweeper: NodeJS.Timeout;
   private offsetCounter = 0;
@@ -77,7 +88,7 @@ export class RecoveringAdapter extends Adapter {
       const id = this.nextOffset();
       // The last argument of a stored event is its offset: the client hands it back on reconnect.
       packet.data.push(id);
-      this.keep({ id, data: packet.data, rooms: opts.rooms, except: opts.except ?? new Set(), emittedAt: Date.now() });
+      this.keep({ id, seq: this.offsetCounter - 1, data: packet.data, rooms: opts.rooms, except: opts.except ?? new Set(), emittedAt: Date.now() });
     }
     // Adapter.prototype.broadcast, which socket.io on uWS turns into one native publish.
     super.broadcast(packet as Parameters<Adapter['broadcast']>[0], opts);
@@ -94,7 +105,7 @@ export class RecoveringAdapter extends Adapter {
     const publish = this.recovery.publish;
     if (!publish) throw new Error('broadcastJson needs the uWS publish function');
     const id = this.nextOffset();
-    this.keep({ id, data: { event, json }, rooms: new Set([room]), except: new Set(), emittedAt: Date.now() });
+    this.keep({ id, seq: this.offsetCounter - 1, data: { event, json }, rooms: new Set([room]), except: new Set(), emittedAt: Date.now() });
     // A socket.io EVENT packet of the default namespace: 2[<event>,<payload>,<offset>].
     const encoded = `2[${JSON.stringify(event)},${json},${JSON.stringify(id)}]`;
     publish(`${this.nsp.name}${TOPIC_SEPARATOR}${room}`, `4${encoded}`);
@@ -119,9 +130,33 @@ export class RecoveringAdapter extends Adapter {
     const missedPackets = this.packets
       .slice(index + 1)
       .filter((packet) => reaches(session.rooms, packet))
-      .map(({ id, data }) => (Array.isArray(data) ? data : [data.event, JSON.parse(data.json), id]));
+      .map(replayable);
     const { disconnectedAt: _dropped, ...restored } = session;
+    this.resuming.set(session.sid, { from: this.offsetCounter, at: Date.now() });
     return Promise.resolve({ ...restored, missedPackets });
+  }
+
+  /**
+   * Call on 'connection' with every socket. socket.io rejoins a restored socket's rooms while it
+   * constructs it, before the socket can be found by id, so socket.io's uWS patch never
+   * subscribes its websocket to the rooms' topics: without this, a client that recovered from a
+   * blip would get no broadcast again. Subscribes it now (or at its upgrade to websocket), and
+   * sends what was broadcast between taking its missed packets and now, which reached neither.
+   */
+  resume(socket: ResumingSocket): void {
+    const mark = this.resuming.get(socket.id);
+    this.resuming.delete(socket.id);
+    if (!socket.recovered || mark === undefined) return;
+    const rooms = [...(this.sids.get(socket.id) ?? [])];
+    const subscribe = () => {
+      const websocket = socket.conn.transport.socket;
+      for (const topic of [this.nsp.name, ...rooms.map((room) => `${this.nsp.name}${TOPIC_SEPARATOR}${room}`)]) websocket?.subscribe(topic);
+    };
+    if (socket.conn.transport.name === 'websocket') subscribe();
+    else socket.conn.once('upgrade', subscribe);
+    for (const packet of this.packets) {
+      if (packet.seq >= mark.from && reaches(rooms, packet)) socket.packet({ type: EVENT, data: replayable(packet) });
+    }
   }
 
   override close(): Promise<void> | void {
@@ -141,10 +176,17 @@ export class RecoveringAdapter extends Adapter {
   private sweep(): void {
     const threshold = Date.now() - this.recovery.maxDisconnectionDuration;
     for (const [pid, session] of this.sessions) if (session.disconnectedAt < threshold) this.sessions.delete(pid);
+    // A restored socket that never connected (its handshake was refused) leaves its mark behind.
+    for (const [sid, mark] of this.resuming) if (mark.at < threshold) this.resuming.delete(sid);
     const firstFresh = this.packets.findIndex((packet) => packet.emittedAt >= threshold);
     if (firstFresh === -1) this.packets = [];
     else if (firstFresh > 0) this.packets = this.packets.slice(firstFresh);
   }
+}
+
+/** A stored packet as the event arguments a client gets: the payload, then its offset. */
+function replayable({ id, data }: StoredPacket): unknown[] {
+  return Array.isArray(data) ? data : [data.event, JSON.parse(data.json), id];
 }
 
 /** Acknowledged and volatile packets cannot be replayed (the same rule as socket.io's own adapter). */

@@ -6,6 +6,7 @@ import { handleLobbyEvents } from './lobby-socket-handlers';
 import { guardSocketEvents } from './socket-event-guard';
 import type { ErrorStatus, LobbyCommandRunner, LobbyReads, PresenceTouch, RouteAuthenticator, SocketCredentialResolver } from './realtime-ports';
 import { createRecoveringAdapter } from './recovering-adapter';
+import type { RecoveringAdapter } from './recovering-adapter';
 import { socketBroadcast } from './socket-broadcast';
 import { authenticateHandshake, credentialReader } from './socket-handshake';
 import { keepSessionsOnline } from './socket-presence';
@@ -74,13 +75,15 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
 
   let stopPresence: (() => void) | undefined;
   let closing: Promise<void> | undefined;
+  const broadcast = socketBroadcast(io);
   return {
     io,
-    broadcast: socketBroadcast(io),
+    broadcast,
     serve(services) {
       const readCredentials = credentialReader(options.publicUrl);
       io.use(authenticateHandshake(services.resolveCredential, readCredentials, options.logger, services.errorStatus));
       io.on('connection', (socket) => {
+        (io.of('/').adapter as unknown as RecoveringAdapter).resume(socket as never);
         guardSocketEvents(socket, MAX_EVENT_BYTES);
         handleLobbyEvents(socket, services, readCredentials, options.logger);
       });
@@ -89,6 +92,7 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
     close: () =>
       (closing ??= (async () => {
         stopPresence?.();
+        broadcast.flush();
         await io.close();
       })()),
   };

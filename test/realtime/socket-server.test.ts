@@ -161,18 +161,22 @@ describe('broadcasts', () => {
     expect(seenByBystander).toEqual([]);
   });
 
-  it('replay what a briefly disconnected client missed once it reconnects (connection state recovery)', async () => {
+  /** A watcher of a new lobby that got one update (its first offset: without one there is nothing to resume from), then lost its connection. */
+  async function droppedWatcher() {
     const code = addLobby();
     const socket = await connect(url);
     await request(socket, 'lobby:subscribe', { code });
-    // The client learns its first offset from a broadcast; without one there is nothing to resume from.
     const first = nextEvent(socket, 'lobby:update');
     sockets.broadcast.lobbyUpdated(code, 2, sampleLobby(code, 2));
     await first;
-
     const dropped = new Promise((resolve) => socket.once('disconnect', resolve));
     socket.io.engine.close();
     await dropped;
+    return { code, socket };
+  }
+
+  it('replay what a briefly disconnected client missed once it reconnects (connection state recovery)', async () => {
+    const { code, socket } = await droppedWatcher();
     sockets.broadcast.lobbyUpdated(code, 3, sampleLobby(code, 3));
     sockets.broadcast.lobbyChat(code, { id: 1, user: sampleUser, message: 'missed', created_at: new Date(0).toISOString() });
     const replayed = nextEvent(socket, 'lobby:update');
@@ -182,5 +186,17 @@ describe('broadcasts', () => {
     expect((await replayed).version).toBe(3);
     expect((await chat).message.message).toBe('missed');
     expect(socket.recovered).toBe(true);
+  });
+
+  it('keep reaching a client after it recovered from a blip', async () => {
+    const { code, socket } = await droppedWatcher();
+    const reconnected = new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.connect();
+    await reconnected;
+    expect(socket.recovered).toBe(true);
+
+    const live = nextEvent(socket, 'lobby:update');
+    sockets.broadcast.lobbyUpdated(code, 3, sampleLobby(code, 3));
+    expect((await live).version).toBe(3);
   });
 });

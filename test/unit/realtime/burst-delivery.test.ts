@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { BurstDelivery } from '../../../realtime/burst-delivery';
+
+/** A delivery whose bursts the test can await, on a clock the test moves. */
+function harness(windowMs: number) {
+  let clock = 1_000;
+  const bursts: number[][] = [];
+  let wake: (() => void) | undefined;
+  const delivery = new BurstDelivery<number>((items) => {
+    bursts.push(items);
+    wake?.();
+  }, windowMs, () => clock);
+  const nextBurst = () => new Promise<void>((resolve) => (wake = resolve));
+  return { delivery, bursts, nextBurst, advance: (ms: number) => (clock += ms) };
+}
+
+describe('burst delivery', () => {
+  it('delivers a lone item after a quiet spell on the next turn, without waiting for the window', async () => {
+    const h = harness(60_000);
+    const burst = h.nextBurst();
+    h.delivery.push(1);
+    expect(h.bursts).toEqual([]);
+    await burst;
+    expect(h.bursts).toEqual([[1]]);
+  });
+
+  it('delivers what arrives while a burst is due together, in the order pushed', async () => {
+    const h = harness(5);
+    let burst = h.nextBurst();
+    h.delivery.push(1);
+    await burst;
+    burst = h.nextBurst();
+    for (const item of [2, 3, 4]) h.delivery.push(item);
+    await burst;
+    expect(h.bursts).toEqual([[1], [2, 3, 4]]);
+  });
+
+  it('waits no longer than the window after the last burst', async () => {
+    const h = harness(20);
+    let burst = h.nextBurst();
+    h.delivery.push(1);
+    await burst;
+    burst = h.nextBurst();
+    const pushedAt = performance.now();
+    h.delivery.push(2);
+    await burst;
+    expect(performance.now() - pushedAt).toBeLessThan(20 + 50);
+    expect(h.bursts).toEqual([[1], [2]]);
+  });
+
+  it('flush delivers what is queued at once and only once', async () => {
+    const h = harness(60_000);
+    h.delivery.push(1);
+    h.delivery.flush();
+    h.delivery.flush();
+    expect(h.bursts).toEqual([[1]]);
+    h.advance(60_000);
+    const burst = h.nextBurst();
+    h.delivery.push(2);
+    await burst;
+    expect(h.bursts).toEqual([[1], [2]]);
+  });
+});
