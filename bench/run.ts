@@ -9,7 +9,6 @@ type Bench = () => Promise<string[]>;
 // Loaded on demand: a selected benchmark does not pay for importing the others.
 const benches: Record<string, () => Promise<Bench>> = {
   public: async () => benchPublicReads,
-  lobby: async () => (await import('./lobby-commands')).benchLobbyCommands,
   'lobby-rest': async () => (await import('./lobby-rest')).benchLobbyRest,
   'lobby-chat': async () => (await import('./lobby-chat')).benchLobbyChat,
   'realtime-fanout': async () => (await import('./realtime-fanout')).benchRealtimeFanout,

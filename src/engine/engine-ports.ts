@@ -7,7 +7,7 @@ import type { UsersRepository } from '../db/users-repository';
  * The durable side as the engines see it: narrow slices of the repositories, so the benchmark and
  * the tests can stand in for Postgres where a path never reaches it.
  */
-export type LobbyRecords = Pick<LobbyRecordRepository, 'save' | 'load' | 'loadOpen'>;
+export type LobbyRecords = Pick<LobbyRecordRepository, 'save' | 'saveMany' | 'load' | 'loadOpen'>;
 export type MatchRecorder = Pick<MatchRepository, 'recordMatch'>;
 export type BanLookup = Pick<BanRepository, 'activeBan'>;
 export type UserLookup = Pick<UsersRepository, 'findByPlatformId'>;

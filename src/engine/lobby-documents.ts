@@ -90,13 +90,17 @@ export class LobbyDocuments {
   }
 
   /** Postgres keeps the newest version only; a failed save is logged, the live store stays the truth. */
-  async save(state: LobbyState): Promise<void> {
+  save(state: LobbyState): Promise<void> {
     const pending = this.#later.get(state.code);
     if (pending && pending.version <= state.version) this.#later.delete(state.code);
+    return this.#write([state]);
+  }
+
+  async #write(states: LobbyState[]): Promise<void> {
     try {
-      await this.records.save({ code: state.code, phase: state.phase, hostId: state.hostId, version: state.version, snapshot: state });
+      await this.records.saveMany(states.map((state) => ({ code: state.code, phase: state.phase, hostId: state.hostId, version: state.version, snapshot: state })));
     } catch (error) {
-      this.logger.error({ err: error, code: state.code }, 'saving the lobby record failed');
+      this.logger.error({ err: error, codes: states.map((state) => state.code) }, 'saving the lobby record failed');
     }
   }
 
@@ -124,7 +128,9 @@ export class LobbyDocuments {
     this.#timer = null;
     const due = [...this.#later.values()];
     this.#later.clear();
-    this.#flushing = this.#flushing.then(() => Promise.all(due.map((state) => this.save(state))).then(() => undefined));
+    // One statement for all of them: a flush of many lobbies at once was a burst of queries
+    // that held the event loop for milliseconds every WRITE_BEHIND_MS.
+    this.#flushing = this.#flushing.then(() => this.#write(due));
     return this.#flushing;
   }
 }

@@ -43,6 +43,20 @@ describe('LobbyRecordRepository', () => {
     expect((await lobbies.load('RACE'))?.version).toBe(30);
   });
 
+  it('saves many lobbies in one statement, each only over an older version, and answers the codes it stored', async () => {
+    await lobbies.save(doc('OLDER', 1));
+    await lobbies.save(doc('NEWER', 5, 'live'));
+    const stored = await lobbies.saveMany([doc('FRESH', 1), doc('OLDER', 2, 'drafting'), doc('NEWER', 4)]);
+    expect(stored.sort()).toEqual(['FRESH', 'OLDER']);
+    expect(await lobbies.load('FRESH')).toMatchObject(doc('FRESH', 1));
+    expect(await lobbies.load('OLDER')).toMatchObject({ version: 2, phase: 'drafting' });
+    expect(await lobbies.load('NEWER')).toMatchObject({ version: 5, phase: 'live' });
+  });
+
+  it('saves nothing, without a query, for no lobbies', async () => {
+    expect(await lobbies.saveMany([])).toEqual([]);
+  });
+
   it('answers null for an unknown lobby', async () => {
     expect(await lobbies.load('NONE')).toBeNull();
   });

@@ -25,7 +25,7 @@ async function setup() {
     writes.push(w);
     return cas(w, publish);
   };
-  const noRecords = { load: async () => null, save: async () => false, loadOpen: async () => [] };
+  const noRecords = { load: async () => null, save: async () => false, saveMany: async () => [], loadOpen: async () => [] };
   const documents = new LobbyDocuments(live, noRecords as never, { info: () => undefined, warn: () => undefined, error: () => undefined } as never);
   await live.compareAndSet([{ key: lobbyKey('ABCDEF'), expectedVersion: 0, value: lobby('ABCDEF') }]);
   writes.length = 0;

@@ -88,7 +88,7 @@ describeEngine('match report', (world) => {
     const g = await live(w);
     // Died after ending the lobby, before saving its record or writing the match.
     const real = new LobbyRecordRepository(w.database.db);
-    const dying = w.makeEngine({ matches: failingRecorder, records: { load: real.load.bind(real), loadOpen: real.loadOpen.bind(real), save: async () => true } });
+    const dying = w.makeEngine({ matches: failingRecorder, records: { load: real.load.bind(real), loadOpen: real.loadOpen.bind(real), save: async () => true, saveMany: async () => [] } });
     await expect(dying.report(g.code, callerOf(g.host), 4, 4)).rejects.toThrow();
     await w.live.unschedule(UNRECORDED_MATCHES, g.code);
     expect((await real.load(g.code))?.phase).toBe('live');
