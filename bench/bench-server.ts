@@ -2,8 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { deleteKeysWithPrefix } from '../test/support/redis-prefix';
 import { freePort } from '../test/support/spawn-server';
-
 
 export interface BenchServer {
   url: string;
@@ -15,8 +16,11 @@ export interface BenchServer {
 export async function startBenchServer(env: Record<string, string>, args: string[] = [], script = 'bench/serve.ts'): Promise<BenchServer> {
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'league-bench-')));
+  // A Redis of the environment may be shared: the run writes under a prefix of its own, removed at stop.
+  const redisUrl = env.REDIS_URL ?? process.env.REDIS_URL;
+  const redisPrefix = env.REDIS_PREFIX ?? `bench${randomBytes(4).toString('hex')}:`;
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, ...env },
+    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, REDIS_PREFIX: redisPrefix, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -33,6 +37,7 @@ export async function startBenchServer(env: Record<string, string>, args: string
       child.kill('SIGTERM');
       await exited;
       if (!env.DATA_DIR) await rm(dataDir, { recursive: true, force: true });
+      if (redisUrl && !env.REDIS_PREFIX) await deleteKeysWithPrefix(redisUrl, redisPrefix);
     },
   };
 }

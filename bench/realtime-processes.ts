@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeSteamOpenId, type FakeSteamOpenId } from '../test/fakes/fake-steam-openid';
 import { loginAs } from '../test/support/login';
+import { deleteKeysWithPrefix } from '../test/support/redis-prefix';
 import { createTestDatabase, type TestDatabase } from '../test/support/test-database';
 import { freePort } from '../test/support/spawn-server';
 
@@ -84,6 +85,7 @@ export async function startLeagueCluster(count: number, options: { redisUrl?: st
   const dataDir = await mkdtemp(join(tmpdir(), 'league-bench-rt-'));
   // Several processes need a real Postgres to share; one instance may embed its own.
   const database: TestDatabase | null = process.env.DATABASE_URL ? await createTestDatabase() : null;
+  const redisPrefix = `bench${randomBytes(4).toString('hex')}:`;
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
     STEAM_OPENID_URL: provider.url,
@@ -94,7 +96,7 @@ export async function startLeagueCluster(count: number, options: { redisUrl?: st
     COMMAND_RATE_LIMIT: '9999999',
     CHAT_RATE_LIMIT: '9999999',
     ...(database ? { DATABASE_URL: database.url } : {}),
-    ...(options.redisUrl ? { REDIS_URL: options.redisUrl, REDIS_PREFIX: `bench${randomBytes(4).toString('hex')}:` } : {}),
+    ...(options.redisUrl ? { REDIS_URL: options.redisUrl, REDIS_PREFIX: redisPrefix } : {}),
   };
   const instances: BenchProcess[] = [];
   try {
@@ -119,6 +121,8 @@ export async function startLeagueCluster(count: number, options: { redisUrl?: st
       // A busy machine can run the drop past the test helper's statement timeout: the figures stand.
       await database?.drop().catch((error: unknown) => console.error(`  (could not drop the bench database: ${error instanceof Error ? error.message : String(error)})`));
       await rm(dataDir, { recursive: true, force: true });
+      // The Redis may be shared: leave nothing of the run behind (sessions would live 30 days).
+      if (options.redisUrl) await deleteKeysWithPrefix(options.redisUrl, redisPrefix);
     },
   };
 }
