@@ -34,6 +34,16 @@ describe('lobby routes', () => {
     }
   });
 
+  it('answer a command spelled with a trailing slash as the contract spells it (the express binding serves it)', async () => {
+    const host = await player();
+    const guest = await player();
+    const code = await lobbyOf(host);
+    expect(await guest.post(`/api/lobbies/${code}/join/`)).toEqual({ status: 200, body: { ok: true } });
+    expect((await guest.post(`/api/lobbies/${code}/join/`)).status).toBe((await guest.post(`/api/lobbies/${code}/join`)).status);
+    const lobby = await host.get(`/api/lobbies/${code}`);
+    expect(lobby.body.pool.map((p: { id: number }) => p.id)).toContain(guest.user.id);
+  });
+
   it('answer 404 for an unknown lobby, on reads and commands alike', async () => {
     const someone = await player();
     for (const path of ['/api/lobbies/NOPE23', '/api/lobbies/NOPE23/votes', '/api/lobbies/NOPE23/chat', '/api/lobbies/no-such-code']) {
