@@ -3,13 +3,19 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeSteamOpenId, type FakeSteamOpenId } from '../fakes/fake-steam-openid';
+import { loginAs, type LoggedIn } from './login';
 import { deleteKeysWithPrefix } from './redis-prefix';
 import { startServerProcess, type SpawnedServer } from './spawn-server';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
+/** One of the two processes; `login` goes through it, and the cookie it gives is good on both. */
+export interface Instance extends SpawnedServer {
+  login(platformId: string): Promise<LoggedIn>;
+}
+
 export interface TwoInstances {
   /** Two server processes sharing one Postgres database, one Redis key prefix and one session secret. */
-  servers: SpawnedServer[];
+  servers: Instance[];
   provider: FakeSteamOpenId;
   database: TestDatabase;
   close(): Promise<void>;
@@ -26,7 +32,7 @@ export async function startTwoInstances(env: Record<string, string> = {}): Promi
   const database = await createTestDatabase();
   const provider = await startFakeSteamOpenId();
   const secret = randomBytes(32).toString('base64url');
-  const servers: SpawnedServer[] = [];
+  const servers: Instance[] = [];
   const dataDirs: string[] = [];
   const close = async () => {
     await Promise.all(servers.map((s) => s.stop()));
@@ -39,12 +45,11 @@ export async function startTwoInstances(env: Record<string, string> = {}): Promi
     for (let i = 0; i < 2; i++) {
       const dataDir = await mkdtemp(join(tmpdir(), 'league-two-'));
       dataDirs.push(dataDir);
-      servers.push(
-        await startServerProcess({
-          NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: database.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix,
-          SESSION_SECRET: secret, STEAM_OPENID_URL: provider.url, SEED_DEMO_DATA: 'never', LOG_LEVEL: 'warn', ...env,
-        }),
-      );
+      const server = await startServerProcess({
+        NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: database.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix,
+        SESSION_SECRET: secret, STEAM_OPENID_URL: provider.url, SEED_DEMO_DATA: 'never', LOG_LEVEL: 'warn', ...env,
+      });
+      servers.push({ ...server, login: (platformId) => loginAs(server, provider, platformId) });
     }
   } catch (error) {
     await close();
