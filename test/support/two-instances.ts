@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { startFakeSteamOpenId, type FakeSteamOpenId } from '../fakes/fake-steam-openid';
 import { loginAs, type LoggedIn } from './login';
 import { deleteKeysWithPrefix } from './redis-prefix';
@@ -56,4 +57,16 @@ export async function startTwoInstances(env: Record<string, string> = {}): Promi
     throw error;
   }
   return { servers, provider, database, close };
+}
+
+/**
+ * `describe` for tests on two instances: skipped without REDIS_URL and DATABASE_URL (one embedded
+ * PGlite serves one process), except under CI, where their absence fails instead.
+ */
+export function describeOnTwoInstances(name: string, body: () => void): void {
+  const shared = Boolean(process.env.REDIS_URL && process.env.DATABASE_URL);
+  describe.runIf(!shared && process.env.CI)(`${name} (required)`, () => {
+    it('has a Redis and a Postgres to share', () => expect.fail(`CI is set but REDIS_URL or DATABASE_URL is not: ${name} cannot run`));
+  });
+  describe.skipIf(!shared)(name, body);
 }

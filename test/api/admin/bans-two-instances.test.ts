@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTwoInstances, type Instance, type TwoInstances } from '../../support/two-instances';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeOnTwoInstances, startTwoInstances, type Instance, type TwoInstances } from '../../support/two-instances';
 import { lobbyAt, nextPlatformId } from '../lobby/lobby-client';
 import { adminSideOn, type AdminSide } from './admin-fixtures';
 
 /* A ban given through one instance holds on the other at once: both read it from Postgres on every command. */
-const shared = Boolean(process.env.REDIS_URL && process.env.DATABASE_URL);
-
-describe.runIf(!shared && process.env.CI)('bans across instances (required)', () => {
-  it('has a Redis and a Postgres to share', () => expect.fail('CI is set but REDIS_URL or DATABASE_URL is not'));
-});
-
-describe.skipIf(!shared)('bans across two server processes', () => {
+describeOnTwoInstances('bans across two server processes', () => {
   let instances: TwoInstances;
   let world: AdminSide;
   let other: Instance;

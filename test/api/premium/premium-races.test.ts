@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFakePayPal, type FakePayPal } from '../../fakes/fake-paypal';
-import { startTwoInstances, type Instance, type TwoInstances } from '../../support/two-instances';
+import { describeOnTwoInstances, startTwoInstances, type Instance, type TwoInstances } from '../../support/two-instances';
 import { nextPlatformId } from '../lobby/lobby-client';
 import { call } from '../identity/identity-fixtures';
 import { approveAsBuyer, capture, captureGifts, createOrder, paypalEnv, redeem } from './premium-fixtures';
@@ -11,13 +11,7 @@ import { approveAsBuyer, capture, captureGifts, createOrder, paypalEnv, redeem }
  * fake PayPal. Needs DATABASE_URL and REDIS_URL (one embedded PGlite serves one process); skipped
  * without them unless CI is set, where it fails instead.
  */
-const shared = Boolean(process.env.REDIS_URL && process.env.DATABASE_URL);
-
-describe.runIf(!shared && process.env.CI)('premium races (required)', () => {
-  it('has a Redis and a Postgres to share', () => expect.fail('CI is set but REDIS_URL or DATABASE_URL is not'));
-});
-
-describe.skipIf(!shared)('premium on two server processes', () => {
+describeOnTwoInstances('premium on two server processes', () => {
   let paypal: FakePayPal;
   let two: TwoInstances;
   let first: Instance;

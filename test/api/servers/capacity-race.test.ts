@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { LoggedIn } from '../../support/login';
-import { startTwoInstances, type Instance, type TwoInstances } from '../../support/two-instances';
+import { describeOnTwoInstances, startTwoInstances, type Instance, type TwoInstances } from '../../support/two-instances';
 import { api, freeBody } from './servers-client';
 
 /*
  * Two server processes sharing Postgres and Redis, as behind a load balancer: concurrent creates
  * through both must never book a region past its capacity, nor give one user two free servers.
  */
-const shared = Boolean(process.env.REDIS_URL && process.env.DATABASE_URL);
-
-describe.runIf(!shared && process.env.CI)('capacity race (required)', () => {
-  it('has a Redis and a Postgres to share', () => expect.fail('CI is set but REDIS_URL or DATABASE_URL is not'));
-});
-
-describe.skipIf(!shared)('region capacity across two instances', () => {
+describeOnTwoInstances('region capacity across two instances', () => {
   let instances: TwoInstances;
   let first: Instance;
   let second: Instance;
