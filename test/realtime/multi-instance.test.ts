@@ -1,32 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServerWithLogin, type TestServerWithLogin } from '../support/login';
-import { startServerProcess, type SpawnedServer } from '../support/spawn-server';
+import { startTwoInstances, type Instance, type TwoInstances } from '../support/two-instances';
 import { createLobby, lobbyCommand } from './support/rest-client';
 import { closeAllClients, connect, nextEvent, request } from './support/socket-client';
 import { freshUser } from './support/users';
 
 /*
- * Two instances sharing Redis and Postgres: A runs in this process, B in its own (socket.io on
- * uWS allows one server per process). Without REDIS_URL there is no second instance to have, and
- * without DATABASE_URL none to share (the embedded database serves its own process only).
+ * Two instances sharing Redis and Postgres, each in its own process (socket.io on uWS allows one
+ * server per process). Without REDIS_URL there is no second instance to have, and without
+ * DATABASE_URL none to share (the embedded database serves its own process only).
  */
 const shared = Boolean(process.env.REDIS_URL && process.env.DATABASE_URL);
 
 describe.skipIf(!shared)('two instances sharing Redis', () => {
-  let a: TestServerWithLogin;
-  let b: SpawnedServer;
+  let instances: TwoInstances;
+  let a: Instance;
+  let b: Instance;
 
   beforeAll(async () => {
-    a = await startTestServerWithLogin();
-    // Same stores, same key prefix, same session secret: a cookie from A is valid on B. No PORT:
-    // startServerProcess picks a free one.
-    b = await startServerProcess({ ...a.env, PORT: '', LOG_LEVEL: 'warn' });
+    // Same stores, same key prefix, same session secret: a cookie from A is valid on B.
+    instances = await startTwoInstances();
+    [a, b] = instances.servers;
   }, 90_000);
 
   afterAll(async () => {
     closeAllClients();
-    await b?.stop();
-    await a?.close();
+    await instances?.close();
   });
 
   it('delivers a REST command sent to B to a subscriber on A', async () => {

@@ -1,16 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RawSocketIoClient, updateVersion } from '../../bench/realtime-raw-client';
 import type { LobbyDetail } from '../../schema/lobby';
-import { startFakeSteamOpenId, type FakeSteamOpenId } from '../fakes/fake-steam-openid';
-import { loginAs } from '../support/login';
-import { deleteKeysWithPrefix } from '../support/redis-prefix';
-import { startServerProcess, type SpawnedServer } from '../support/spawn-server';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { startTwoInstances, type Instance, type TwoInstances } from '../support/two-instances';
 
 /*
  * Issue 10 §3: two server processes sharing Redis and Postgres, commands sent to both at once,
@@ -35,36 +27,21 @@ interface Watch {
 }
 
 describe.skipIf(!shared)('lobby updates across two instances', () => {
-  let provider: FakeSteamOpenId;
-  let database: TestDatabase;
-  let dataDir: string;
-  let env: Record<string, string>;
-  const servers: SpawnedServer[] = [];
+  let instances: TwoInstances;
+  let servers: Instance[] = [];
   const clients: RawSocketIoClient[] = [];
   const agent = new Agent({ keepAlive: true, maxSockets: 32 });
 
   beforeAll(async () => {
-    provider = await startFakeSteamOpenId();
-    database = await createTestDatabase();
-    dataDir = await mkdtemp(join(tmpdir(), 'league-order-'));
-    env = {
-      NODE_ENV: 'test', HOST: '127.0.0.1', PORT: '', DATA_DIR: dataDir, DATABASE_URL: database.url, SEED_DEMO_DATA: 'never',
-      LOG_LEVEL: 'warn', SESSION_SECRET: randomBytes(32).toString('base64url'), STEAM_OPENID_URL: provider.url,
-      REDIS_URL: process.env.REDIS_URL!, REDIS_PREFIX: `t${randomBytes(5).toString('hex')}:`,
-      // A few test users drive 10,000 commands in seconds, far past what a real player sends.
-      COMMAND_RATE_LIMIT: '9999999',
-    };
-    servers.push(await startServerProcess(env), await startServerProcess(env));
+    // A few test users drive 10,000 commands in seconds, far past what a real player sends.
+    instances = await startTwoInstances({ COMMAND_RATE_LIMIT: '9999999' });
+    ({ servers } = instances);
   }, 120_000);
 
   afterAll(async () => {
     for (const client of clients) client.close();
     agent.destroy();
-    await Promise.all(servers.map((server) => server.stop()));
-    await provider?.close();
-    await database?.drop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-    if (env?.REDIS_PREFIX) await deleteKeysWithPrefix(env.REDIS_URL, env.REDIS_PREFIX);
+    await instances?.close();
   });
 
   it(`delivers ${UPDATES.toLocaleString('en')} updates from both instances to ${SUBSCRIBERS} subscribers on both, each in strictly increasing version order, none missing`, async () => {
@@ -73,7 +50,7 @@ describe.skipIf(!shared)('lobby updates across two instances', () => {
     let nextUser = 0;
     const login = async () => {
       nextUser += 1;
-      return (await loginAs(a, provider, `7656119${String(process.pid % 100_000).padStart(5, '0')}${String(nextUser).padStart(5, '0')}`)).cookie;
+      return (await a.login(`7656119${String(process.pid % 100_000).padStart(5, '0')}${String(nextUser).padStart(5, '0')}`)).cookie;
     };
 
     // LOBBIES 6v6 lobbies of MEMBERS, created on A and joined on B.

@@ -2,14 +2,21 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { startFakeSteamOpenId, type FakeSteamOpenId } from '../fakes/fake-steam-openid';
+import { loginAs, type LoggedIn } from './login';
 import { deleteKeysWithPrefix } from './redis-prefix';
 import { startServerProcess, type SpawnedServer } from './spawn-server';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
+/** One of the two processes; `login` goes through it, and the cookie it gives is good on both. */
+export interface Instance extends SpawnedServer {
+  login(platformId: string): Promise<LoggedIn>;
+}
+
 export interface TwoInstances {
   /** Two server processes sharing one Postgres database, one Redis key prefix and one session secret. */
-  servers: SpawnedServer[];
+  servers: Instance[];
   provider: FakeSteamOpenId;
   database: TestDatabase;
   close(): Promise<void>;
@@ -26,7 +33,7 @@ export async function startTwoInstances(env: Record<string, string> = {}): Promi
   const database = await createTestDatabase();
   const provider = await startFakeSteamOpenId();
   const secret = randomBytes(32).toString('base64url');
-  const servers: SpawnedServer[] = [];
+  const servers: Instance[] = [];
   const dataDirs: string[] = [];
   const close = async () => {
     await Promise.all(servers.map((s) => s.stop()));
@@ -39,16 +46,27 @@ export async function startTwoInstances(env: Record<string, string> = {}): Promi
     for (let i = 0; i < 2; i++) {
       const dataDir = await mkdtemp(join(tmpdir(), 'league-two-'));
       dataDirs.push(dataDir);
-      servers.push(
-        await startServerProcess({
-          NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: database.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix,
-          SESSION_SECRET: secret, STEAM_OPENID_URL: provider.url, SEED_DEMO_DATA: 'never', LOG_LEVEL: 'warn', ...env,
-        }),
-      );
+      const server = await startServerProcess({
+        NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: database.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix,
+        SESSION_SECRET: secret, STEAM_OPENID_URL: provider.url, SEED_DEMO_DATA: 'never', LOG_LEVEL: 'warn', ...env,
+      });
+      servers.push({ ...server, login: (platformId) => loginAs(server, provider, platformId) });
     }
   } catch (error) {
     await close();
     throw error;
   }
   return { servers, provider, database, close };
+}
+
+/**
+ * `describe` for tests on two instances: skipped without REDIS_URL and DATABASE_URL (one embedded
+ * PGlite serves one process), except under CI, where their absence fails instead.
+ */
+export function describeOnTwoInstances(name: string, body: () => void): void {
+  const shared = Boolean(process.env.REDIS_URL && process.env.DATABASE_URL);
+  describe.runIf(!shared && process.env.CI)(`${name} (required)`, () => {
+    it('has a Redis and a Postgres to share', () => expect.fail(`CI is set but REDIS_URL or DATABASE_URL is not: ${name} cannot run`));
+  });
+  describe.skipIf(!shared)(name, body);
 }

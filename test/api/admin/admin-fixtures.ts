@@ -1,9 +1,9 @@
 import { issueKey } from '../identity/identity-fixtures';
-import { startTestServerWithLogin, type TestServerWithLogin } from '../../support/login';
+import { startTestServerWithLogin, type LoggedIn, type TestServerWithLogin } from '../../support/login';
 import { nextPlatformId, Player } from '../lobby/lobby-client';
 
-export interface AdminWorld {
-  server: TestServerWithLogin;
+/** What a test does as the admin, on one server. */
+export interface AdminSide {
   /** A listed admin, logged in. */
   admin: Player;
   /** That admin's key (svc_ak_...). */
@@ -13,15 +13,26 @@ export interface AdminWorld {
   asKey(path: string, init?: { method?: string; body?: unknown }): Promise<{ status: number; body: any }>;
 }
 
+export interface AdminWorld extends AdminSide {
+  server: TestServerWithLogin;
+}
+
 /** A server where one listed admin has logged in and holds an admin key. */
 export async function startAdminWorld(options: Parameters<typeof startTestServerWithLogin>[1] = {}): Promise<AdminWorld> {
   const adminPlatformId = nextPlatformId();
   const server = await startTestServerWithLogin({ ADMIN_PLATFORM_IDS: adminPlatformId }, options);
+  return { server, ...(await adminSideOn(server, adminPlatformId)) };
+}
+
+/** Logs in `adminPlatformId`, which the server lists in ADMIN_PLATFORM_IDS, and issues it an admin key. */
+export async function adminSideOn(
+  server: { url: string; login(platformId: string): Promise<LoggedIn> },
+  adminPlatformId: string,
+): Promise<AdminSide> {
   const login = await server.login(adminPlatformId);
   const admin = new Player(server.url, login.cookie, login.user);
   const adminKey = (await issueKey(server, login.cookie, 'admin')).raw;
   return {
-    server,
     admin,
     adminKey,
     async player() {

@@ -1,34 +1,22 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServerProcess, type SpawnedServer } from '../../support/spawn-server';
-import { lobbyAt } from '../lobby/lobby-client';
-import { startAdminWorld, type AdminWorld } from './admin-fixtures';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeOnTwoInstances, startTwoInstances, type Instance, type TwoInstances } from '../../support/two-instances';
+import { lobbyAt, nextPlatformId } from '../lobby/lobby-client';
+import { adminSideOn, type AdminSide } from './admin-fixtures';
 
 /* A ban given through one instance holds on the other at once: both read it from Postgres on every command. */
-const shared = Boolean(process.env.REDIS_URL && process.env.DATABASE_URL);
-
-describe.runIf(!shared && process.env.CI)('bans across instances (required)', () => {
-  it('has a Redis and a Postgres to share', () => expect.fail('CI is set but REDIS_URL or DATABASE_URL is not'));
-});
-
-describe.skipIf(!shared)('bans across two server processes', () => {
-  let world: AdminWorld;
-  let other: SpawnedServer;
-  let dataDir: string;
+describeOnTwoInstances('bans across two server processes', () => {
+  let instances: TwoInstances;
+  let world: AdminSide;
+  let other: Instance;
 
   beforeAll(async () => {
-    world = await startAdminWorld();
-    dataDir = await mkdtemp(join(tmpdir(), 'league-admin-'));
-    other = await startServerProcess({ ...world.server.env, PORT: '', DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    const adminPlatformId = nextPlatformId();
+    instances = await startTwoInstances({ ADMIN_PLATFORM_IDS: adminPlatformId });
+    world = await adminSideOn(instances.servers[0], adminPlatformId);
+    other = instances.servers[1];
   }, 90_000);
 
-  afterAll(async () => {
-    await other?.stop();
-    await world?.server.close();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => instances?.close());
 
   it('a ban given on one instance refuses join and lobby create on the other at once, and its lift frees them at once', async () => {
     const host = (await world.player()).on(other.url);

@@ -1,7 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServerWithLogin, type TestServerWithLogin } from '../../support/login';
+import { startServerProcess, type SpawnedServer } from '../../support/spawn-server';
 import { call, grantPremium, issueKey, movableClock } from './identity-fixtures';
 
 const MEMBER = '76561198000000401';
@@ -55,63 +54,21 @@ describe('the per-key rate limit on one instance', () => {
   });
 });
 
-/** A port nobody listens on right now: bind to 0, read it, let it go. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHealth(url: string, child: ChildProcess, deadlineMs: number): Promise<void> {
-  const until = Date.now() + deadlineMs;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`second instance exited with ${child.exitCode}`);
-    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('second instance did not become healthy');
-}
-
 // Two processes, because only one uWS-attached server fits in a process (docs/design/ARCHITECTURE.md).
 const sharedRedis = Boolean(process.env.REDIS_URL);
 if (!sharedRedis && process.env.CI) throw new Error('REDIS_URL must be set under CI: the cross-instance rate limit needs Redis');
 
 describe.runIf(sharedRedis)('the per-key rate limit across two instances sharing Redis', () => {
   let first: TestServerWithLogin;
-  let second: { url: string; process: ChildProcess };
-  let stderr = '';
+  let second: SpawnedServer;
 
   beforeAll(async () => {
     first = await startTestServerWithLogin();
-    const port = await freePort();
-    const child = spawn('npx', ['tsx', 'src/main.ts'], {
-      cwd: process.cwd(),
-      env: { ...process.env, ...first.env, PORT: String(port) },
-      stdio: ['ignore', 'ignore', 'pipe'],
-      detached: true,
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    second = { url: `http://127.0.0.1:${port}`, process: child };
-    await waitForHealth(second.url, child, 45_000).catch((error: Error) => {
-      throw new Error(`${error.message}\n${stderr}`);
-    });
+    second = await startServerProcess({ ...first.env, PORT: '' }, 45_000);
   }, 60_000);
 
   afterAll(async () => {
-    const child = second?.process;
-    if (child?.pid && child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      process.kill(-child.pid, 'SIGTERM');
-      await exited;
-    }
+    await second?.stop();
     await first?.close();
   });
 

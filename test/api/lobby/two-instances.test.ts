@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FakeSteamOpenId } from '../../fakes/fake-steam-openid';
 import { loginAs } from '../../support/login';
 import type { SpawnedServer } from '../../support/spawn-server';
-import { startTwoInstances, type TwoInstances } from '../../support/two-instances';
+import { describeOnTwoInstances, startTwoInstances, type TwoInstances } from '../../support/two-instances';
 import { draftAll, lobbyAt, nextPlatformId, Player, seatedIds } from './lobby-client';
 
 /*
@@ -11,15 +11,7 @@ import { draftAll, lobbyAt, nextPlatformId, Player, seatedIds } from './lobby-cl
  * DATABASE_URL (the embedded PGlite serves one process well, two processes' pools poorly);
  * without them the test is skipped, unless CI is set, where it fails instead.
  */
-const redisUrl = process.env.REDIS_URL;
-const shared = Boolean(redisUrl && process.env.DATABASE_URL);
-const required = Boolean(process.env.CI);
-
-describe.runIf(!shared && required)('two instances (required)', () => {
-  it('has a Redis and a Postgres to share', () => expect.fail('CI is set but REDIS_URL or DATABASE_URL is not: the multi-instance test cannot run'));
-});
-
-describe.skipIf(!shared)('two server processes sharing Redis and Postgres', () => {
+describeOnTwoInstances('two server processes sharing Redis and Postgres', () => {
   let instances: TwoInstances;
   let provider: FakeSteamOpenId;
   let servers: SpawnedServer[] = [];

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FakeSteamOpenId } from '../../fakes/fake-steam-openid';
 import { loginAs } from '../../support/login';
 import type { SpawnedServer } from '../../support/spawn-server';
 import type { TestDatabase } from '../../support/test-database';
-import { startTwoInstances, type TwoInstances } from '../../support/two-instances';
+import { describeOnTwoInstances, startTwoInstances, type TwoInstances } from '../../support/two-instances';
 import { call, issueKey } from '../identity/identity-fixtures';
 import { nextPlatformId, Player } from '../lobby/lobby-client';
 
@@ -11,14 +11,7 @@ import { nextPlatformId, Player } from '../lobby/lobby-client';
  * Two server processes sharing one Redis and one Postgres: spends racing through both must never
  * take a balance below zero, and a change made on one must show on the other's cached leaderboard.
  */
-const redisUrl = process.env.REDIS_URL;
-const shared = Boolean(redisUrl && process.env.DATABASE_URL);
-
-describe.runIf(!shared && process.env.CI)('points on two instances (required)', () => {
-  it('has a Redis and a Postgres to share', () => expect.fail('CI is set but REDIS_URL or DATABASE_URL is not'));
-});
-
-describe.skipIf(!shared)('points on two server processes sharing Redis and Postgres', () => {
+describeOnTwoInstances('points on two server processes sharing Redis and Postgres', () => {
   const adminPlatformId = '76561198000077002';
   let instances: TwoInstances;
   let database: TestDatabase;

@@ -1,49 +1,40 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServerWithLogin, type LoggedIn, type TestServerWithLogin } from '../../support/login';
-import { startServerProcess, type SpawnedServer } from '../../support/spawn-server';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { LoggedIn } from '../../support/login';
+import { describeOnTwoInstances, startTwoInstances, type Instance, type TwoInstances } from '../../support/two-instances';
 import { api, freeBody } from './servers-client';
 
 /*
  * Two server processes sharing Postgres and Redis, as behind a load balancer: concurrent creates
  * through both must never book a region past its capacity, nor give one user two free servers.
  */
-const shared = Boolean(process.env.REDIS_URL && process.env.DATABASE_URL);
-
-describe.runIf(!shared && process.env.CI)('capacity race (required)', () => {
-  it('has a Redis and a Postgres to share', () => expect.fail('CI is set but REDIS_URL or DATABASE_URL is not'));
-});
-
-describe.skipIf(!shared)('region capacity across two instances', () => {
-  let first: TestServerWithLogin;
-  let second: SpawnedServer;
+describeOnTwoInstances('region capacity across two instances', () => {
+  let instances: TwoInstances;
+  let first: Instance;
+  let second: Instance;
   let users: LoggedIn[] = [];
   let nextId = 76561198400000000n;
 
   beforeAll(async () => {
-    first = await startTestServerWithLogin({ SERVER_REGION_CAPACITY: '3' });
-    const { PORT: _ephemeral, ...env } = first.env;
-    second = await startServerProcess({ ...env, LOG_LEVEL: 'warn' });
+    instances = await startTwoInstances({ SERVER_REGION_CAPACITY: '3' });
+    [first, second] = instances.servers;
     users = await Promise.all(Array.from({ length: 12 }, () => first.login(String(nextId++))));
   }, 120_000);
-  afterAll(async () => {
-    await second?.stop();
-    await first?.close();
-  });
+  afterAll(() => instances?.close());
 
   it('books exactly the capacity when twelve users create at once through both instances', async () => {
     const answers = await Promise.all(
-      users.map((u, i) => api(i % 2 ? { url: second.url } : first, '/api/servers', { method: 'POST', cookie: u.cookie, body: freeBody({ region: 'us-east' }) })),
+      users.map((u, i) => api(i % 2 ? second : first, '/api/servers', { method: 'POST', cookie: u.cookie, body: freeBody({ region: 'us-east' }) })),
     );
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses).toEqual([201, 201, 201, ...Array(9).fill(409)]);
-    const [{ n }] = await first.server.db.em().execute(`select count(*)::int as n from server_reservations where region = 'us-east'`);
+    const [{ n }] = await instances.database.db.em().execute(`select count(*)::int as n from server_reservations where region = 'us-east'`);
     expect(n).toBe(3);
   });
 
   it('gives a user one free reservation when they create through both instances at once', async () => {
     const user = users[11];
     const answers = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => api(i % 2 ? { url: second.url } : first, '/api/servers', { method: 'POST', cookie: user.cookie, body: freeBody() })),
+      Array.from({ length: 6 }, (_, i) => api(i % 2 ? second : first, '/api/servers', { method: 'POST', cookie: user.cookie, body: freeBody() })),
     );
     expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
   });
