@@ -190,7 +190,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       provider: options.serverProvider, timing: options.serverTiming, lobbies: engines.lobbies,
     });
     cleanups.unshift(() => servers.close());
-    const admin = createAdmin({ db, users, lobbies: engines.lobbies, reservations: reservationRepository, invalidate: engines.invalidate, clock });
+    const admin = createAdmin({
+      db, users, lobbies: engines.lobbies, reservations: reservationRepository, invalidate: engines.invalidate, bansChanged: engines.bansChanged, clock,
+    });
     const isTrustedProxy = trustedProxyMatcher(config.trustProxy);
     const userLimits = new UserActionLimit(live, clock, refuseWithHttpError, userActionLimits(config.userRateLimits));
     const commandGate = (type: string, caller: Caller) => userLimits.check(type, caller);

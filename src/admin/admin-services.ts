@@ -14,6 +14,8 @@ export interface AdminInput {
   reservations: LobbyAdminDeps['reservations'];
   /** Drops a public-cache topic on every instance. */
   invalidate: (topic: string) => void;
+  /** Every instance's ban list reads bans again (LobbyServices.bansChanged). */
+  bansChanged: () => Promise<void>;
   clock: () => number;
 }
 
@@ -28,6 +30,7 @@ export function createAdmin(input: AdminInput) {
     bans: new BanAdmin({
       db, clock, bans: new BanRepository(db), users: input.users,
       removeFromLobby: (caller, userId, reason) => lobbies.removeBanned(caller, userId, reason),
+      bansChanged: input.bansChanged,
     }),
     ratings: new RatingAdmin({ db, invalidate, clock }),
     content: new SiteContentAdmin({ db, invalidate, clock }),

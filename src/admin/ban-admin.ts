@@ -14,13 +14,16 @@ export interface BanAdminDeps {
   users: { findById(id: number): Promise<UserRecord | null> };
   /** Takes a newly banned user out of the open lobby they are in, if any (pushed to its watchers). */
   removeFromLobby: (caller: Caller, userId: number, reason: string) => Promise<void>;
+  /** Tells every instance's ban list that bans changed (src/engine/ban-list.ts); awaited before answering. */
+  bansChanged: () => Promise<void>;
   clock: () => number;
 }
 
 /**
- * Bans as an admin gives and lifts them. Every check of a ban reads Postgres at the moment of the
- * command (lobby create, join, chat, party create), so a ban holds on every instance at once and
- * one that expires ends by itself, with nothing to clean up.
+ * Bans as an admin gives and lifts them. Every check of a ban (lobby create, join, chat, party
+ * create) asks its instance's ban list, which reloads from Postgres when `bansChanged` moved the
+ * live store's generation: once the admin has the answer, a ban holds on every instance, and one
+ * that expires ends by itself, with nothing to clean up.
  */
 export class BanAdmin {
   constructor(private readonly deps: BanAdminDeps) {}
@@ -42,6 +45,7 @@ export class BanAdmin {
       await AdminAuditRepository.insertIn(em, { actorId: actor.id, action: 'ban.create', targetType: 'user', targetId: String(body.user_id), before: null, after: view, reason: body.reason });
       return view;
     });
+    await this.deps.bansChanged();
     await this.deps.removeFromLobby(caller, body.user_id, body.reason);
     return ban;
   }
@@ -49,7 +53,7 @@ export class BanAdmin {
   async lift(actor: UserRecord, id: number, reason: string | null): Promise<BanView> {
     const { db, bans, clock } = this.deps;
     const now = clock();
-    return db.em().transactional(async (em) => {
+    const lifted = await db.em().transactional(async (em) => {
       const before = await bans.findById(id, em);
       if (!before) throw notFound('ban not found');
       const problem = liftProblem(domainBan(before), now);
@@ -60,6 +64,8 @@ export class BanAdmin {
       await AdminAuditRepository.insertIn(em, { actorId: actor.id, action: 'ban.lift', targetType: 'user', targetId: String(before.userId), before: toBanView(before, now), after, reason });
       return after;
     });
+    await this.deps.bansChanged();
+    return lifted;
   }
 
   async page(query: { status: 'active' | 'past' | 'all'; userId?: number; limit: number; page: number }) {

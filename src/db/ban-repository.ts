@@ -49,13 +49,21 @@ export class BanRepository {
        order by id desc limit 1`,
       [userId, now, now, now],
     );
-    const row = rows[0];
-    return row
-      ? {
-          id: row.id, userId: row.user_id, reason: row.reason, createdBy: row.created_by_id, createdAt: new Date(row.created_at),
-          expiresAt: row.expires_at === null ? null : new Date(row.expires_at), liftedAt: row.lifted_at === null ? null : new Date(row.lifted_at),
-        }
-      : null;
+    return rows[0] ? fromRow(rows[0]) : null;
+  }
+
+  /**
+   * Every ban not yet expired or lifted at `now` (in force, or given with a start still ahead),
+   * newest first: the whole list an instance keeps in memory (src/engine/ban-list.ts).
+   */
+  async current(now: Date): Promise<BanRecord[]> {
+    const rows = await this.db.em().execute<BanRow[]>(
+      `select id, user_id, reason, created_by_id, created_at, expires_at, lifted_at from bans
+       where (expires_at is null or expires_at > ?) and (lifted_at is null or lifted_at > ?)
+       order by id desc`,
+      [now, now],
+    );
+    return rows.map(fromRow);
   }
 
   async findById(id: number, em: EntityManager = this.db.em()): Promise<BanRecord | null> {
@@ -119,5 +127,12 @@ function toBanRecord(ban: InferEntity<typeof Ban>): BanRecord {
     createdAt: ban.createdAt,
     expiresAt: ban.expiresAt ?? null,
     liftedAt: ban.liftedAt ?? null,
+  };
+}
+
+function fromRow(row: BanRow): BanRecord {
+  return {
+    id: row.id, userId: row.user_id, reason: row.reason, createdBy: row.created_by_id, createdAt: new Date(row.created_at),
+    expiresAt: row.expires_at === null ? null : new Date(row.expires_at), liftedAt: row.lifted_at === null ? null : new Date(row.lifted_at),
   };
 }

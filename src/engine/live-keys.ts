@@ -21,5 +21,8 @@ export const partyInviteKey = (inviteId: number): string => `party-invite:${invi
 export const PARTY_ID_SEQUENCE = 'party-id-seq';
 export const PARTY_INVITE_SEQUENCE = 'party-invite-seq';
 
+/** Changes (to a fresh random value) whenever a ban is given or lifted: see BanList. */
+export const BAN_LIST_GENERATION = 'bans:generation';
+
 /** Channel on which any instance asks every instance to drop a public-cache topic. */
 export const PUBLIC_CACHE_CHANNEL = 'public-cache-invalidate';

@@ -1,5 +1,4 @@
 import { BanRepository } from '../db/ban-repository';
-import { LastKnown } from '../db/last-known';
 import { LiveEpochRepository } from '../db/live-epoch-repository';
 import { LobbyRecordRepository } from '../db/lobby-record-repository';
 import { MatchRepository } from '../db/match-repository';
@@ -8,6 +7,7 @@ import type { UsersRepository } from '../db/users-repository';
 import type { EarningRates } from '../domain/points/match-earnings';
 import { DomainError } from '../domain/domain-error';
 import type { LiveStore } from '../live/live-store';
+import { BanList } from './ban-list';
 import { startDeadlineWorker } from './deadline-worker';
 import type { EngineLogger } from './engine-ports';
 import { LOBBY_DEADLINES, UNRECORDED_MATCHES } from './live-keys';
@@ -46,6 +46,8 @@ export interface LobbyServices {
   parties: PartyEngine;
   /** Drops a public-cache topic here and in every other instance. */
   invalidate(topic: string): void;
+  /** A ban was given or lifted: every instance's next ban check reads the list again. Await before answering. */
+  bansChanged(): Promise<void>;
   /** Stops the worker and the cache listener; call before the stores close. */
   close(): Promise<void>;
 }
@@ -61,9 +63,8 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
   );
   const stopFeed = await startLobbyFeed(live, input.broadcast);
   const banRows = new BanRepository(db);
-  // Chat and joining check bans: while Postgres cannot answer, a user's last known ban state serves.
-  const banStates = new LastKnown<number, Awaited<ReturnType<BanRepository['activeBan']>>>(clock);
-  const bans = { activeBan: (userId: number, now: Date) => banStates.read(userId, () => banRows.activeBan(userId, now)) };
+  // Chat, joining and creating check bans against this instance's current list (see BanList).
+  const bans = new BanList({ live, loadCurrent: (now) => banRows.current(now), clock });
   const epoch = new LiveEpoch({
     live,
     nextEpoch: () => epochs.next(),
@@ -123,6 +124,7 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
     lobbies,
     parties,
     invalidate: (topic) => invalidation.invalidate(topic),
+    bansChanged: () => bans.changed(),
     async close() {
       epoch.stop();
       await worker.stop();

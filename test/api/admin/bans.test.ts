@@ -52,6 +52,24 @@ describe('bans', () => {
     expect(await lastAudit(world, 'lobby.remove_banned')).toMatchObject({ actor_id: world.admin.id, target_type: 'lobby', target_id: code, before: { user_id: player.id } });
   });
 
+  it('a ban an operator writes by SQL holds within a second, on chat as on everything else', async () => {
+    const host = await world.player();
+    const code = (await host.post('/api/lobbies', {})).body.code;
+    const player = await world.player();
+    const chat = () => player.post(`/api/lobbies/${code}/chat`, { message: 'still here' });
+    expect((await chat()).status).toBe(200);
+    await world.server.server.db.em().execute('insert into bans (user_id, reason, created_at) values (?, ?, ?)', [player.id, 'by hand', new Date(now() - 1_000)]);
+    const writtenAt = performance.now();
+    let status = 200;
+    // Polled: the bound is the point of the test.
+    while (status === 200 && performance.now() - writtenAt < 3_000) {
+      status = (await chat()).status;
+      if (status === 200) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(status).toBe(403);
+    expect(performance.now() - writtenAt).toBeLessThan(1_000);
+  });
+
   it('writes an audit row with who, whom, the ban after and the reason', async () => {
     const player = await world.player();
     const view = await ban(player, { reason: 'smurfing' });
