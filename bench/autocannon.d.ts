@@ -5,7 +5,8 @@ declare module 'autocannon' {
     p99: number;
   }
   interface Result {
-    requests: Histogram;
+    /** Per-second request counts; `total` is every request of the run. */
+    requests: Histogram & { total: number };
     latency: Histogram;
     errors: number;
     non2xx: number;
