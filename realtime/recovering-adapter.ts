@@ -85,10 +85,9 @@ export class RecoveringAdapter extends Adapter {
 
   override broadcast(packet: PacketLike, opts: BroadcastOptions): void {
     if (isStorable(packet, opts)) {
-      const id = this.nextOffset();
+      const id = this.keep({ data: packet.data, rooms: opts.rooms, except: opts.except ?? new Set() });
       // The last argument of a stored event is its offset: the client hands it back on reconnect.
       packet.data.push(id);
-      this.keep({ id, seq: this.offsetCounter - 1, data: packet.data, rooms: opts.rooms, except: opts.except ?? new Set(), emittedAt: Date.now() });
     }
     // Adapter.prototype.broadcast, which socket.io on uWS turns into one native publish.
     super.broadcast(packet as Parameters<Adapter['broadcast']>[0], opts);
@@ -104,8 +103,7 @@ export class RecoveringAdapter extends Adapter {
   broadcastJson(room: Room, event: string, json: string): void {
     const publish = this.recovery.publish;
     if (!publish) throw new Error('broadcastJson needs the uWS publish function');
-    const id = this.nextOffset();
-    this.keep({ id, seq: this.offsetCounter - 1, data: { event, json }, rooms: new Set([room]), except: new Set(), emittedAt: Date.now() });
+    const id = this.keep({ data: { event, json }, rooms: new Set([room]), except: new Set() });
     // A socket.io EVENT packet of the default namespace: 2[<event>,<payload>,<offset>].
     const encoded = `2[${JSON.stringify(event)},${json},${JSON.stringify(id)}]`;
     publish(`${this.nsp.name}${TOPIC_SEPARATOR}${room}`, `4${encoded}`);
@@ -164,13 +162,13 @@ export class RecoveringAdapter extends Adapter {
     return super.close();
   }
 
-  private nextOffset(): string {
-    return (this.offsetCounter++).toString(36);
-  }
-
-  private keep(packet: StoredPacket): void {
-    this.packets.push(packet);
+  /** Stores a broadcast under the next offset, which it answers (the id the client hands back). */
+  private keep(packet: Pick<StoredPacket, 'data' | 'rooms' | 'except'>): string {
+    const seq = this.offsetCounter++;
+    const id = seq.toString(36);
+    this.packets.push({ ...packet, id, seq, emittedAt: Date.now() });
     if (this.packets.length > this.recovery.maxPackets * 1.25) this.packets = this.packets.slice(-this.recovery.maxPackets);
+    return id;
   }
 
   private sweep(): void {

@@ -36,6 +36,19 @@ export function endAnswer(res: uWS.HttpResponse, body: Buffer | string, head: bo
   res.endWithoutBody();
 }
 
+/**
+ * Reads a native route's path parameters by name, as uWS matched them (raw, not percent-decoded).
+ * `path` is a route contract's path: express's `:name` syntax, which uWS shares.
+ */
+export function pathParameterReader(path: string): (req: uWS.HttpRequest) => Record<string, string> {
+  const names = [...path.matchAll(/:(\w+)/g)].map(([, name]) => name);
+  return (req) => {
+    const raw: Record<string, string> = {};
+    names.forEach((name, i) => (raw[name] = req.getParameter(i) ?? ''));
+    return raw;
+  };
+}
+
 /** Registers one handler for GET and HEAD of a native route; it learns which it is answering. */
 export function getAndHead(app: UwsApp, path: string, handler: (res: uWS.HttpResponse, req: uWS.HttpRequest, head: boolean) => void): void {
   app.get(path, (res, req) => handler(res, req, false));

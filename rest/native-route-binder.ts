@@ -1,9 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
-import { NoBody } from '../schema/parse-input';
 import type { BodyOf, ParamsOf, RouteContract } from '../schema/route-contract';
-import type { UwsApp } from '../realtime/uws-host';
+import { pathParameterReader, type UwsApp } from '../realtime/uws-host';
 import type { CredentialRequest, CredentialResponse } from '../src/identity/authenticator';
 import { SHUTTING_DOWN, type InFlight } from '../src/server-lifecycle';
 import { framingRefusal, READ_BODY_MAX_MS, sendRefusal } from './body-size-guard';
@@ -11,7 +10,7 @@ import { HttpError } from './http-error';
 import { errorAnswer } from './middleware/error-handler';
 import { parseJsonBody } from './middleware/json-body';
 import { statusLine } from './status-line';
-import { parseOrThrow } from './validation';
+import { parseRouteInput } from './validation';
 
 export interface NativeRouteDeps<C> {
   /** The REST routes' own credential check (key audit, key rate limit, CSRF, sliding session expiry). */
@@ -36,7 +35,7 @@ const UWS_METHOD = { get: 'get', post: 'post', put: 'put', patch: 'patch', delet
 export function bindNativeRoute<R extends RouteContract, C>(app: UwsApp, route: R, deps: NativeRouteDeps<C>, handler: NativeHandler<R, C>): void {
   if (route.query || route.publicCache || route.method === 'get') throw new Error(`${route.operationId}: native routes bind bodied commands only`);
   const method = route.method.toUpperCase();
-  const names = [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => name);
+  const pathParameters = pathParameterReader(route.path);
   app[UWS_METHOD[route.method]](route.path, (res, req) => {
     const refusal = framingRefusal(req);
     if (refusal) return sendRefusal(res, refusal);
@@ -44,8 +43,7 @@ export function bindNativeRoute<R extends RouteContract, C>(app: UwsApp, route: 
     const leave = deps.inFlight.enter({ refuse: () => exchange.answer(SHUTTING_DOWN.status, SHUTTING_DOWN.body, SHUTTING_DOWN.headers) });
     if (!leave) return exchange.answer(SHUTTING_DOWN.status, SHUTTING_DOWN.body, SHUTTING_DOWN.headers);
     exchange.once('finish', leave);
-    const rawParams: Record<string, string> = {};
-    names.forEach((name, i) => (rawParams[name] = req.getParameter(i) ?? ''));
+    const rawParams = pathParameters(req);
 
     const chunks: Buffer[] = [];
     const stalled = setTimeout(() => exchange.answer(408, { error: 'request body timed out' }, { Connection: 'close' }), READ_BODY_MAX_MS);
@@ -64,8 +62,7 @@ export function bindNativeRoute<R extends RouteContract, C>(app: UwsApp, route: 
       try {
         const json = parseJsonBody(method, request.headers['content-type'], raw);
         const caller = await deps.authenticate(request, exchange, route);
-        const params = (route.params ? parseOrThrow(route.params, decodeParameters(rawParams), 'path') : {}) as ParamsOf<R>;
-        const body = parseOrThrow(route.body ?? NoBody, json, 'body') as BodyOf<R>;
+        const { params, body } = parseRouteInput(route, { params: decodeParameters(rawParams), query: {}, body: json });
         const result = await handler({ params, body, caller });
         exchange.answer(route.success.status, route.success.status === 204 ? undefined : result);
       } catch (error) {

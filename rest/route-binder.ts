@@ -1,7 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import type { BodyOf, ParamsOf, QueryOf, RouteContract } from '../schema/route-contract';
-import { NoBody } from '../schema/parse-input';
-import { parseOrThrow } from './validation';
+import { parseRouteInput } from './validation';
 
 /** A handler that wrote its own response (redirects, streams) returns this instead of a body. */
 export const RESPONDED = Symbol('responded');
@@ -36,10 +35,7 @@ export function bindRoute<R extends RouteContract, C>(
 ): void {
   router[route.method](route.path, async (req: Request, res: Response) => {
     const caller = await authenticate(req, res, route);
-    const params = (route.params ? parseOrThrow(route.params, req.params, 'path') : {}) as ParamsOf<R>;
-    const query = (route.query ? parseOrThrow(route.query, req.query, 'query') : {}) as QueryOf<R>;
-    // Every body is checked, declared or not: `[]` or `"x"` to a bodyless route is as wrong as to any other.
-    const body = parseOrThrow(route.body ?? NoBody, req.body === undefined ? {} : req.body, 'body') as BodyOf<R>;
+    const { params, query, body } = parseRouteInput(route, { params: req.params, query: req.query, body: req.body === undefined ? {} : req.body });
     const result = await handler({ params, query, body, caller, req, res });
     if (result === RESPONDED) return;
     if (route.publicCache) res.setHeader('Cache-Control', PUBLIC_CACHE);

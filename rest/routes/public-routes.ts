@@ -6,7 +6,7 @@ import type { RouteContract } from '../../schema/route-contract';
 import { publicRoutes } from '../../schema/routes/public-routes';
 import type { PublicReads } from '../../src/public-reads/public-reads';
 import type { CachedAnswer } from '../../src/public-reads/serialized-cache';
-import { endAnswer, getAndHead, type UwsApp } from '../../realtime/uws-host';
+import { endAnswer, getAndHead, pathParameterReader, type UwsApp } from '../../realtime/uws-host';
 import { framingRefusal, sendRefusal } from '../body-size-guard';
 import { HttpError } from '../http-error';
 import { statusLine } from '../status-line';
@@ -58,14 +58,12 @@ type RawParser = (req: HttpRequest) => { params: unknown; query: unknown };
 
 /** Built once per route, so a request costs only what its own path and query need. */
 function rawParser(route: RouteContract): RawParser {
-  const names = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+  const pathParameters = pathParameterReader(route.path);
   const { params: paramsSchema, query: querySchema } = route;
   return (req) => {
     let params: unknown = {};
     if (paramsSchema) {
-      const raw: Record<string, string> = {};
-      names.forEach((name, i) => (raw[name] = req.getParameter(i) ?? ''));
-      const parsed = v.safeParse(paramsSchema, raw);
+      const parsed = v.safeParse(paramsSchema, pathParameters(req));
       if (!parsed.success) throw new HttpError(404, 'not found');
       params = parsed.output;
     }

@@ -1,9 +1,8 @@
 import type { BanCreateBody, BanView } from '../../schema/admin';
 import { AdminAuditRepository } from '../db/admin-audit-repository';
-import type { BanRecord, BanRepository } from '../db/ban-repository';
+import { banInForce, domainBan, type BanRecord, type BanRepository } from '../db/ban-repository';
 import type { Database } from '../db/orm';
 import type { UserRecord } from '../db/user-record';
-import { isBanned } from '../domain/access/ban';
 import { banProblem, liftProblem } from '../domain/admin/admin-rules';
 import { conflict, notFound } from '../domain/domain-error';
 import { userOf, type Caller } from '../identity/caller';
@@ -75,8 +74,6 @@ export class BanAdmin {
   }
 }
 
-const domainBan = (ban: BanRecord) => ({ expiresAt: ban.expiresAt?.getTime() ?? null, liftedAt: ban.liftedAt?.getTime() ?? null });
-
 export function toBanView(ban: BanRecord, now: number): BanView {
   return {
     id: ban.id,
@@ -86,6 +83,6 @@ export function toBanView(ban: BanRecord, now: number): BanView {
     created_at: ban.createdAt.toISOString(),
     expires_at: ban.expiresAt?.toISOString() ?? null,
     lifted_at: ban.liftedAt?.toISOString() ?? null,
-    active: ban.createdAt.getTime() <= now && isBanned(domainBan(ban), now),
+    active: banInForce(ban, now),
   };
 }

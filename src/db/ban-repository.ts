@@ -1,4 +1,5 @@
 import type { InferEntity } from '@mikro-orm/core';
+import { isBanned, type BanRecord as DomainBan } from '../domain/access/ban';
 import { Ban } from './entities';
 import type { EmSource, EntityManager } from './orm';
 
@@ -10,6 +11,14 @@ export interface BanRecord {
   createdAt: Date;
   expiresAt: Date | null;
   liftedAt: Date | null;
+}
+
+/** The domain's view of a stored ban: when it ends (src/domain/access/ban.ts). */
+export const domainBan = (ban: BanRecord): DomainBan => ({ expiresAt: ban.expiresAt?.getTime() ?? null, liftedAt: ban.liftedAt?.getTime() ?? null });
+
+/** Given by `at` and not yet over (the domain's rule): what `activeBan`'s query selects, for a ban in hand. */
+export function banInForce(ban: BanRecord, at: number): boolean {
+  return ban.createdAt.getTime() <= at && isBanned(domainBan(ban), at);
 }
 
 export interface NewBan {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { BanRecord } from '../db/ban-repository';
+import { banInForce, type BanRecord } from '../db/ban-repository';
 import { LastKnown } from '../db/last-known';
 import type { LiveStore } from '../live/live-store';
 import { BAN_LIST_GENERATION } from './live-keys';
@@ -56,7 +56,7 @@ export class BanList {
     const generation = await this.#generation();
     const loaded = this.#fresh(generation) ?? (await this.#load(generation));
     const at = now.getTime();
-    return loaded.byUser.get(userId)?.find((ban) => inForce(ban, at)) ?? null;
+    return loaded.byUser.get(userId)?.find((ban) => banInForce(ban, at)) ?? null;
   }
 
   /** Call after a ban is given or lifted, before answering: every instance's next check reloads. */
@@ -100,14 +100,13 @@ export class BanList {
   }
 }
 
-/** Started, not expired, not lifted (the rule of BanRepository.activeBan). */
-function inForce(ban: BanRecord, at: number): boolean {
-  return ban.createdAt.getTime() <= at && (ban.expiresAt === null || ban.expiresAt.getTime() > at) && (ban.liftedAt === null || ban.liftedAt.getTime() > at);
-}
-
 function byUser(bans: BanRecord[]): Map<number, BanRecord[]> {
   const map = new Map<number, BanRecord[]>();
   // Newest first, as loaded: `find` then answers the newest ban in force.
-  for (const ban of bans) map.set(ban.userId, [...(map.get(ban.userId) ?? []), ban]);
+  for (const ban of bans) {
+    const ofUser = map.get(ban.userId);
+    if (ofUser) ofUser.push(ban);
+    else map.set(ban.userId, [ban]);
+  }
   return map;
 }
