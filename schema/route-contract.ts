@@ -20,6 +20,10 @@ export interface RouteContract<
   path: string;
   tag: string;
   summary: string;
+  /** A paragraph for people and client generators: what the operation does, its rules and failures. */
+  description?: string;
+  /** An example request body, shown in the OpenAPI document. */
+  bodyExample?: unknown;
   auth: Credential[];
   /** A role the credential's account must hold beyond being valid (403 otherwise). */
   role?: 'admin' | 'premium';
