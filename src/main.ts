@@ -59,6 +59,7 @@ import { premiumRouter } from '../rest/routes/premium-routes';
 import { PremiumOrderRepository } from './db/premium-order-repository';
 import { PayPalClient } from './integrations/paypal/paypal-client';
 import { PremiumService } from './premium/premium-service';
+import { assembleNotifications } from './composition/notifications';
 
 export interface ServerOptions {
   config: Config;
@@ -176,8 +177,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       random: (n) => randomBytes(n),
       logger,
     });
+    const notifications = await assembleNotifications({ config, db, sessionSecret, clock, logger });
+    // Runs before the database closes: a delivery in flight records its outcome first.
+    cleanups.unshift(() => notifications.close());
     const reservationRepository = new ReservationRepository(db);
     const engines = await startLobbyServices({
+      lobbyNotices: notifications.lobbyNotices,
       db, live, users, clock, logger, broadcast: sockets.broadcast, publicCache: publicReads.cache, maps, earning: config.points.earning,
       reservations: reservationPins(reservationRepository),
       leaseMs: config.deadlineLeaseMs,
@@ -192,6 +197,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     cleanups.unshift(() => servers.close());
     const admin = createAdmin({
       db, users, lobbies: engines.lobbies, reservations: reservationRepository, invalidate: engines.invalidate, bansChanged: engines.bansChanged, clock,
+      outbox: notifications.outbox,
     });
     const isTrustedProxy = trustedProxyMatcher(config.trustProxy);
     const userLimits = new UserActionLimit(live, clock, refuseWithHttpError, userActionLimits(config.userRateLimits));
@@ -243,6 +249,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         lobbyServerRouter(servers.lobbyServer, servers.plugins, identity.authenticate),
         adminRouter({ authenticate: identity.authenticate, users, ...admin }),
         premiumRouter(premium, identity.authenticate, identity.authenticator.optionalSession),
+        notifications.router(identity.authenticate),
         // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.
         identityRoutes.last,
       ],
@@ -251,6 +258,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const listening = await listen(uws, config.host, config.port);
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${listening.port}`;
     selfUrl = url;
+    notifications.start();
     logger.info({ url, database: db.kind, liveStore: live.kind }, 'listening');
 
     let closing: Promise<void> | undefined;

@@ -5,7 +5,7 @@ import type { UserRecord } from '../db/user-record';
 import { BanAdmin } from './ban-admin';
 import { LobbyAdmin, type LobbyAdminDeps } from './lobby-admin';
 import { RatingAdmin } from './rating-admin';
-import { SiteContentAdmin } from './site-content-admin';
+import { SiteContentAdmin, type SiteContentDeps } from './site-content-admin';
 
 export interface AdminInput {
   db: Pick<Database, 'em'>;
@@ -17,6 +17,8 @@ export interface AdminInput {
   /** Every instance's ban list reads bans again (LobbyServices.bansChanged). */
   bansChanged: () => Promise<void>;
   clock: () => number;
+  /** Where a published announcement is announced (the notifications outbox). */
+  outbox?: SiteContentDeps['outbox'];
 }
 
 /** The admin area's services, sharing one audit. */
@@ -33,6 +35,6 @@ export function createAdmin(input: AdminInput) {
       bansChanged: input.bansChanged,
     }),
     ratings: new RatingAdmin({ db, invalidate, clock }),
-    content: new SiteContentAdmin({ db, invalidate, clock }),
+    content: new SiteContentAdmin({ db, invalidate, clock, outbox: input.outbox }),
   };
 }

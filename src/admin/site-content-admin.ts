@@ -5,12 +5,16 @@ import type { Database, EntityManager } from '../db/orm';
 import type { UserRecord } from '../db/user-record';
 import { windowProblem } from '../domain/admin/admin-rules';
 import { notFound } from '../domain/domain-error';
+import type { NotificationOutbox } from '../db/notification-outbox';
+import { announcementEvent } from '../domain/notifications/notification-event';
 
 export interface SiteContentDeps {
   db: Pick<Database, 'em'>;
   /** Drops a public-cache topic on every instance: announcements and changelog live under `content`. */
   invalidate: (topic: string) => void;
   clock: () => number;
+  /** The notifications outbox: a new announcement is an `announcement.published` event, written in its transaction. */
+  outbox?: NotificationOutbox;
 }
 
 interface AnnouncementRow {
@@ -69,6 +73,7 @@ export class SiteContentAdmin {
         'insert into announcements (title, body, level, starts_at, ends_at, created_at) values (?, ?, ?, ?, ?, ?) returning *',
         [body.title, body.body, body.level, new Date(startsAt), endsAt === null ? null : new Date(endsAt), now],
       );
+      await this.deps.outbox?.enqueueIn(em, [announcementEvent(toAnnouncement(row))]);
       return { id: row.id, before: null, after: toAnnouncement(row) };
     });
   }

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { DEFAULT_EARNING_RATES } from '../domain/points/match-earnings';
+import { notifyConfig, notifyEnvEntries, type NotifyConfig } from '../notifications/notify-config';
 
 /**
  * The server's configuration, from the environment variables of docs/design/CONTRACT.md. Parsing is strict
@@ -115,6 +116,7 @@ const EnvSchema = v.object({
     v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'),
     'info',
   ),
+  ...notifyEnvEntries,
 });
 
 type Env = v.InferOutput<typeof EnvSchema>;
@@ -165,6 +167,8 @@ export interface Config {
   shutdownDrainMs: number;
   /** How long a claimed deadline is its worker's before another instance may run it. */
   deadlineLeaseMs: number;
+  /** Chat-platform notifications (src/notifications/notify-config.ts). */
+  notify: NotifyConfig;
 }
 
 export class ConfigError extends Error {
@@ -262,5 +266,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     databaseTimeoutMs: e.DATABASE_TIMEOUT_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     deadlineLeaseMs: e.DEADLINE_LEASE_MS,
+    notify: notifyConfig(e),
   };
 }

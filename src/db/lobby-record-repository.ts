@@ -1,5 +1,6 @@
 import type { InferEntity } from '@mikro-orm/core';
 import { LobbyRecord } from './entities';
+import { outboxCtes, type ScopedEvent } from './notification-outbox';
 import type { EmSource } from './orm';
 
 export interface LobbyDocument {
@@ -20,8 +21,15 @@ export interface StoredLobby extends LobbyDocument {
 /** Phases after which a lobby is history and not rebuilt. */
 const CLOSED_PHASES = ['ended', 'cancelled'];
 
+/** The notification events a set of lobby documents stands for (see lobbyEvents). */
+export type LobbyNoticesOf = (docs: LobbyDocument[]) => ScopedEvent[];
+
 export class LobbyRecordRepository {
-  constructor(private readonly db: EmSource) {}
+  constructor(
+    private readonly db: EmSource,
+    /** With it, the events go into the outbox in the same statement as the record (notification-outbox.ts). */
+    private readonly noticesOf?: LobbyNoticesOf,
+  ) {}
 
   /**
    * Upserts the lobby unless the stored copy is as new or newer, so a late write from a slower
@@ -39,8 +47,7 @@ export class LobbyRecordRepository {
   async saveMany(docs: LobbyDocument[], at?: Date): Promise<string[]> {
     if (docs.length === 0) return [];
     const row = '(?, ?, ?, ?::jsonb, ?, coalesce(?::timestamptz, now()), coalesce(?::timestamptz, now()))';
-    const rows = await this.db.em().execute<Array<{ code: string }>>(
-      `insert into lobby_records (code, phase, host_id, snapshot, version, created_at, updated_at)
+    const upsert = `insert into lobby_records (code, phase, host_id, snapshot, version, created_at, updated_at)
        values ${docs.map(() => row).join(', ')}
        on conflict (code) do update set
          phase = excluded.phase,
@@ -49,9 +56,16 @@ export class LobbyRecordRepository {
          version = excluded.version,
          updated_at = excluded.updated_at
        where lobby_records.version < excluded.version
-       returning code`,
-      docs.flatMap((doc) => [doc.code, doc.phase, doc.hostId, JSON.stringify(doc.snapshot), doc.version, at ?? null, at ?? null]),
-    );
+       returning code`;
+    const params = docs.flatMap((doc) => [doc.code, doc.phase, doc.hostId, JSON.stringify(doc.snapshot), doc.version, at ?? null, at ?? null]);
+    const events = this.noticesOf?.(docs) ?? [];
+    if (events.length === 0) return (await this.db.em().execute<Array<{ code: string }>>(upsert, params)).map((r) => r.code);
+    // One statement: the record and its notification events commit together.
+    const outbox = outboxCtes(events, 'stored');
+    const rows = await this.db.em().execute<Array<{ code: string }>>(`with stored as (${upsert}), ${outbox.sql} select code from stored`, [
+      ...params,
+      ...outbox.params,
+    ]);
     return rows.map((r) => r.code);
   }
 

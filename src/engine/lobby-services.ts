@@ -1,6 +1,6 @@
 import { BanRepository } from '../db/ban-repository';
 import { LiveEpochRepository } from '../db/live-epoch-repository';
-import { LobbyRecordRepository } from '../db/lobby-record-repository';
+import { LobbyRecordRepository, type LobbyNoticesOf } from '../db/lobby-record-repository';
 import { MatchRepository } from '../db/match-repository';
 import type { EmSource } from '../db/orm';
 import type { UsersRepository } from '../db/users-repository';
@@ -39,6 +39,8 @@ export interface LobbyServicesInput {
   pollMs?: number;
   /** How long a claimed deadline is this instance's before another may run it (default DEFAULT_LEASE_MS). */
   leaseMs?: number;
+  /** The notification events a lobby record stands for, written with it (the notifications area). */
+  lobbyNotices?: LobbyNoticesOf;
 }
 
 export interface LobbyServices {
@@ -79,7 +81,7 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
   const lobbies = new LobbyEngine({
     live,
     epoch: () => epoch.current(),
-    records: new LobbyRecordRepository(db),
+    records: new LobbyRecordRepository(db, input.lobbyNotices),
     matches: new MatchRepository(db, input.earning),
     bans,
     unrecorded: unrecordedLobbiesIn(db),
