@@ -62,4 +62,8 @@ export class NotificationsSchema extends Migration {
     this.addSql(`create index "notification_deliveries_webhook_status_index" on "notification_deliveries" ("webhook_id", "status", "id")`);
     this.addSql(`create index "notification_deliveries_status_index" on "notification_deliveries" ("status", "id")`);
   }
+
+  override down(): void {
+    for (const table of ['notification_deliveries', 'notification_events', 'notification_webhooks']) this.addSql(`drop table if exists "${table}"`);
+  }
 }
