@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastAudit, type AdminWorld } from '../admin/admin-fixtures';
-import { startNotifyWorld } from './notify-fixtures';
+import { FAST_DELIVERY, startNotifyWorld, waitForMessagesTo } from './notify-fixtures';
 import { startFakeDiscordWebhook, type FakeDiscordWebhook } from '../../fakes/fake-discord-webhook';
 
 let world: AdminWorld;
 let fake: FakeDiscordWebhook;
+let environmentUrl: string;
 beforeAll(async () => {
   fake = await startFakeDiscordWebhook();
-  world = await startNotifyWorld({ NOTIFY_WEBHOOK_ORIGINS: `https://discord.com,${fake.url}` });
+  environmentUrl = fake.newWebhook();
+  world = await startNotifyWorld({ NOTIFY_WEBHOOK_ORIGINS: `https://discord.com,${fake.url}`, DISCORD_WEBHOOK_URL: environmentUrl, ...FAST_DELIVERY });
 }, 60_000);
 afterAll(async () => {
   await world?.server.close();
@@ -79,5 +81,18 @@ describe('the webhook registry', () => {
     const player = await world.player();
     expect((await player.get(WEBHOOKS)).status).toBe(403);
     expect((await player.get('/api/admin/notifications/deliveries')).status).toBe(403);
+  });
+});
+
+describe('DISCORD_WEBHOOK_URL', () => {
+  it('is listed as the environment webhook, receives every event, and is changed only in the environment (409)', async () => {
+    const list = (await world.asKey(`${WEBHOOKS}?limit=100`)).body.webhooks;
+    const environment = list.find((w: { source: string }) => w.source === 'environment');
+    expect(environment).toMatchObject({ name: 'DISCORD_WEBHOOK_URL', url_last4: environmentUrl.slice(-4), enabled: true, events: expect.arrayContaining(['lobby.created', 'announcement.published']) });
+    expect((await world.asKey(`${WEBHOOKS}/${environment.id}`, { method: 'PATCH', body: { name: 'mine' } })).status).toBe(409);
+    expect((await world.asKey(`${WEBHOOKS}/${environment.id}`, { method: 'DELETE' })).status).toBe(409);
+    await world.asKey('/api/admin/announcements', { method: 'POST', body: { title: 'To everyone', body: '' } });
+    const [message] = await waitForMessagesTo(fake, environmentUrl, 1);
+    expect(message.body.content).toBe('Announcement: To everyone');
   });
 });
