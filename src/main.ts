@@ -59,7 +59,7 @@ import { premiumRouter } from '../rest/routes/premium-routes';
 import { PremiumOrderRepository } from './db/premium-order-repository';
 import { PayPalClient } from './integrations/paypal/paypal-client';
 import { PremiumService } from './premium/premium-service';
-import { assembleNotifications } from './composition/notifications';
+import { assembleNotifications, type Notifications } from './composition/notifications';
 
 export interface ServerOptions {
   config: Config;
@@ -79,6 +79,8 @@ export interface RunningServer {
   db: Database;
   live: LiveStore;
   servers: ServerServices;
+  /** The outbox backlog for /metrics (`notifications.backlog`), the delivery worker. */
+  notifications: Notifications;
   /** Stops accepting, lets in-flight requests answer, closes sockets, flushes, closes stores. */
   close(): Promise<void>;
 }
@@ -269,6 +271,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       db,
       live,
       servers,
+      notifications,
       close: () =>
         (closing ??= (async () => {
           listening.stopAccepting();
