@@ -85,21 +85,23 @@ export class DeliveryRepository {
     await this.db.em().execute('update notification_webhooks set lease_owner = null, lease_until = null where id = ? and lease_owner = ?', [webhookId, owner]);
   }
 
-  async head(webhookId: number): Promise<HeadDelivery | null> {
-    const [row] = await this.db.em().execute<Array<{ id: string; failures: number; next_attempt_at: Date | string; type: string; dedupe_key: string; payload: unknown }>>(
+  /**
+   * The next pending deliveries of a webhook, oldest first: the first is the only one that may be
+   * sent now (order per webhook), the rest follow it while the lease is held (nobody else sends them).
+   */
+  async pending(webhookId: number, limit: number): Promise<HeadDelivery[]> {
+    const rows = await this.db.em().execute<Array<{ id: string; failures: number; next_attempt_at: Date | string; type: string; dedupe_key: string; payload: unknown }>>(
       `select d.id, d.failures, d.next_attempt_at, e.type, e.dedupe_key, e.payload
        from notification_deliveries d join notification_events e on e.id = d.event_id
-       where d.webhook_id = ? and d.status = 'pending' order by d.id limit 1`,
-      [webhookId],
+       where d.webhook_id = ? and d.status = 'pending' order by d.id limit ?`,
+      [webhookId, limit],
     );
-    if (!row) return null;
-    const payload = typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload;
-    return {
+    return rows.map((row) => ({
       id: Number(row.id),
       failures: row.failures,
       dueAt: new Date(row.next_attempt_at).getTime(),
-      event: { type: row.type, key: row.dedupe_key, payload } as NotificationEvent,
-    };
+      event: { type: row.type, key: row.dedupe_key, payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload } as NotificationEvent,
+    }));
   }
 
   /** The 2xx is recorded; `pauseUntil` holds the webhook's next call when the platform said its bucket is empty. */
