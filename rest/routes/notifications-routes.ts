@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { notificationsRoutes as r } from '../../schema/routes/notifications-routes';
-import type { DeliveryView } from '../../schema/notifications';
-import type { DeliveryRepository, DeliveryRow } from '../../src/db/delivery-repository';
+import type { DeliveryRepository } from '../../src/db/delivery-repository';
 import { userOf, type Caller } from '../../src/identity/caller';
+import { toDeliveryView } from '../../src/notifications/notification-views';
 import type { WebhookAdmin } from '../../src/notifications/webhook-admin';
 import { bindRoute, type Authenticate } from '../route-binder';
 
@@ -27,20 +27,3 @@ export function notificationsRouter(deps: NotificationsRouterDeps): Router {
   });
   return router;
 }
-
-const iso = (value: Date | string) => new Date(value).toISOString();
-
-const toDeliveryView = (row: DeliveryRow): DeliveryView => ({
-  id: Number(row.id),
-  event_id: Number(row.event_id),
-  event_type: row.event_type,
-  webhook_id: row.webhook_id,
-  status: row.status,
-  attempts: row.attempts,
-  failures: row.failures,
-  last_status: row.last_status,
-  last_error: row.last_error,
-  next_attempt_at: row.status === 'pending' ? iso(row.next_attempt_at) : null,
-  sent_at: row.sent_at === null ? null : iso(row.sent_at),
-  created_at: iso(row.created_at),
-});

@@ -1,4 +1,5 @@
 import { NOTIFICATION_EVENT_TYPES, type WebhookCreateBody, type WebhookPatchBody, type WebhookView } from '../../schema/notifications';
+import { toWebhookView } from './notification-views';
 import { AdminAuditRepository } from '../db/admin-audit-repository';
 import type { Database, EntityManager } from '../db/orm';
 import type { WebhookRepository, WebhookRow, SealedWebhook } from '../db/webhook-repository';
@@ -13,21 +14,6 @@ export interface WebhookAdminDeps {
   allowedOrigins: readonly string[];
   clock: () => number;
 }
-
-const iso = (value: Date | string) => new Date(value).toISOString();
-
-export const toWebhookView = (row: WebhookRow): WebhookView => ({
-  id: row.id,
-  name: row.name,
-  source: row.source,
-  url_host: row.url_host,
-  url_last4: row.url_tail,
-  events: row.events,
-  enabled: row.enabled,
-  disabled_reason: row.disabled_reason,
-  created_at: iso(row.created_at),
-  updated_at: iso(row.updated_at),
-});
 
 /** The webhook registry as admins change it: every change with its audit row, none showing the URL. */
 export class WebhookAdmin {
