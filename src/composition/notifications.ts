@@ -68,7 +68,16 @@ export async function assembleNotifications(input: NotificationsInput): Promise<
   });
   return {
     outbox: notificationOutbox,
-    lobbyNotices: (docs) => docs.flatMap((doc) => lobbyEvents(doc.snapshot as LobbyState).map((event) => ({ ...event, scope: doc.code }))),
+    lobbyNotices: (docs) =>
+      docs.flatMap((doc) => {
+        try {
+          return lobbyEvents(doc.snapshot as LobbyState).map((event) => ({ ...event, scope: doc.code }));
+        } catch (error) {
+          // A document the events cannot read must not cost the lobby its record: its events are lost, and said so.
+          logger.error({ err: error, code: doc.code }, 'lobby notification events could not be derived');
+          return [];
+        }
+      }),
     router: (authenticate) => notificationsRouter({ authenticate, webhooks, deliveries }),
     backlog: () => deliveries.backlog(),
     worker,
