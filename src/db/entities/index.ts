@@ -20,6 +20,11 @@ import { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog } f
 import { UploadedMap } from './uploaded-map';
 import { User } from './user';
 import { OpenIdNonce } from './openid-nonce';
+import { CommunityCategory } from './community-category';
+import { CommunityThread } from './community-thread';
+import { CommunityPost } from './community-post';
+import { CommunityPostEdit } from './community-post-edit';
+import { CommunityReport } from './community-report';
 
 export { Announcement, ApiKey, ApiKeyAudit, Ban, ChangelogEntry, LobbyRecord, Match, MatchPlayer, PremiumGrant, User };
 export { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog };
@@ -27,6 +32,7 @@ export { UploadedMap };
 export { AdminAudit, PointBalance, PointRedemption, PointReward, PointTransaction };
 export { RatingAdjustment };
 export { GiftCode, PremiumOrder };
+export { CommunityCategory, CommunityPost, CommunityPostEdit, CommunityReport, CommunityThread };
 
 /** Every entity, listed by hand: folder discovery is not used (it breaks on Node 20). */
 export const entities = [
@@ -54,4 +60,9 @@ export const entities = [
   OpenIdNonce,
   PremiumOrder,
   GiftCode,
+  CommunityCategory,
+  CommunityThread,
+  CommunityPost,
+  CommunityPostEdit,
+  CommunityReport,
 ] as const;
