@@ -28,7 +28,7 @@ const POLICY: sanitizeHtml.IOptions = {
     // markdown-it writes ~~struck~~ as <s>; the allow-list speaks <del>.
     s: 'del',
     // Only absolute http(s) and mailto links keep their target; relative or other ones become text.
-    a: (tagName, attribs) => {
+    a: (tagName, attribs): sanitizeHtml.Tag => {
       const href = attribs.href ?? '';
       return SAFE_HREF.test(href) ? { tagName, attribs: { href, rel: LINK_REL } } : { tagName: 'span', attribs: {} };
     },
