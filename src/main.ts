@@ -59,6 +59,7 @@ import { premiumRouter } from '../rest/routes/premium-routes';
 import { PremiumOrderRepository } from './db/premium-order-repository';
 import { PayPalClient } from './integrations/paypal/paypal-client';
 import { PremiumService } from './premium/premium-service';
+import { assembleCommunity } from './composition/community';
 
 export interface ServerOptions {
   config: Config;
@@ -211,6 +212,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         }),
     });
     installLobbyPageRoutes(uws);
+    const community = await assembleCommunity({
+      config, db, live, io: sockets.io, users, clock, logger, queue: null,
+      authenticate: identity.authenticate, optionalSession: identity.authenticator.optionalSession, banAuthor: (caller, body) => admin.bans.ban(caller, body),
+    });
+    cleanups.unshift(() => community.close());
 
     const anonymous = async () => null;
     const inFlight = new InFlight();
@@ -243,6 +249,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         lobbyServerRouter(servers.lobbyServer, servers.plugins, identity.authenticate),
         adminRouter({ authenticate: identity.authenticate, users, ...admin }),
         premiumRouter(premium, identity.authenticate, identity.authenticator.optionalSession),
+        community.router,
         // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.
         identityRoutes.last,
       ],
