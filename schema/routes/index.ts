@@ -13,6 +13,8 @@ import { lobbyServerRoutes } from './lobby-server-routes';
 import { adminRoutes } from './admin-routes';
 import { mapsRoutes } from './maps-routes';
 import { premiumRoutes } from './premium-routes';
+import { teamsRoutes } from './teams-routes';
+import { approvalsRoutes } from './approvals-routes';
 
 /** Every route the server registers; the OpenAPI document is built from this list. */
 export const allRoutes: RouteContract[] = [
@@ -31,4 +33,6 @@ export const allRoutes: RouteContract[] = [
   ...Object.values(mapsRoutes),
   ...Object.values(premiumRoutes),
   ...Object.values(pointsRoutes),
+  ...Object.values(teamsRoutes),
+  ...Object.values(approvalsRoutes),
 ];
