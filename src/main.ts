@@ -60,6 +60,9 @@ import { PremiumOrderRepository } from './db/premium-order-repository';
 import { PayPalClient } from './integrations/paypal/paypal-client';
 import { PremiumService } from './premium/premium-service';
 import { assembleCommunity } from './composition/community';
+import { assembleApprovals } from './composition/approvals';
+import { assembleTeams } from './composition/teams';
+import type { TeamCompetitions } from './teams/team-competitions';
 
 export interface ServerOptions {
   config: Config;
@@ -70,6 +73,8 @@ export interface ServerOptions {
   /** A cloud host driver other than the configured one, and faster lifecycle timing (tests). */
   serverProvider?: CloudProvider;
   serverTiming?: Partial<LifecycleTiming>;
+  /** Competition entries for the teams area other than the wired ones (tests). */
+  teamCompetitions?: TeamCompetitions;
 }
 
 export interface RunningServer {
@@ -194,6 +199,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const admin = createAdmin({
       db, users, lobbies: engines.lobbies, reservations: reservationRepository, invalidate: engines.invalidate, bansChanged: engines.bansChanged, clock,
     });
+    const approvalsArea = assembleApprovals({ db, clock, authenticate: identity.authenticate });
+    const teamsArea = assembleTeams({ db, clock, authenticate: identity.authenticate, approvals: approvalsArea, competitions: options.teamCompetitions });
     const isTrustedProxy = trustedProxyMatcher(config.trustProxy);
     const userLimits = new UserActionLimit(live, clock, refuseWithHttpError, userActionLimits(config.userRateLimits));
     const commandGate = (type: string, caller: Caller) => userLimits.check(type, caller);
@@ -250,6 +257,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         adminRouter({ authenticate: identity.authenticate, users, ...admin }),
         premiumRouter(premium, identity.authenticate, identity.authenticator.optionalSession),
         community.router,
+        teamsArea.router,
+        approvalsArea.router,
         // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.
         identityRoutes.last,
       ],

@@ -22,6 +22,7 @@ describe('migrations', () => {
       'announcements',
       'api_key_audit',
       'api_keys',
+      'approvals',
       'bans',
       'changelog_entries',
       'community_categories',
@@ -47,6 +48,9 @@ describe('migrations', () => {
       'server_rcon_audit',
       'server_reservations',
       'server_status_log',
+      'team_invites',
+      'team_memberships',
+      'teams',
       'users',
     ]);
   });

@@ -25,6 +25,10 @@ import { CommunityThread } from './community-thread';
 import { CommunityPost } from './community-post';
 import { CommunityPostEdit } from './community-post-edit';
 import { CommunityReport } from './community-report';
+import { Team } from './team';
+import { TeamMembership } from './team-membership';
+import { TeamInvite } from './team-invite';
+import { Approval } from './approval';
 
 export { Announcement, ApiKey, ApiKeyAudit, Ban, ChangelogEntry, LobbyRecord, Match, MatchPlayer, PremiumGrant, User };
 export { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog };
@@ -33,6 +37,8 @@ export { AdminAudit, PointBalance, PointRedemption, PointReward, PointTransactio
 export { RatingAdjustment };
 export { GiftCode, PremiumOrder };
 export { CommunityCategory, CommunityPost, CommunityPostEdit, CommunityReport, CommunityThread };
+export { Team, TeamMembership, TeamInvite };
+export { Approval };
 
 /** Every entity, listed by hand: folder discovery is not used (it breaks on Node 20). */
 export const entities = [
@@ -65,4 +71,8 @@ export const entities = [
   CommunityPost,
   CommunityPostEdit,
   CommunityReport,
+  Team,
+  TeamMembership,
+  TeamInvite,
+  Approval,
 ] as const;
