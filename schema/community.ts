@@ -155,3 +155,12 @@ export interface ThreadPostPush {
   thread_id: number;
   post: Post;
 }
+
+/** The `subject` of an approval of kind forum_post: the held post, and its thread's title when it starts one. */
+export const ForumPostSubject = v.object({
+  post_id: v.number(),
+  thread_id: v.number(),
+  thread_title: v.nullable(v.string()),
+  excerpt: v.string(),
+});
+export type ForumPostSubject = v.InferOutput<typeof ForumPostSubject>;

@@ -220,7 +220,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     installLobbyPageRoutes(uws);
     const community = await assembleCommunity({
-      config, db, live, io: sockets.io, users, clock, logger, queue: null,
+      config, db, live, io: sockets.io, users, clock, logger, approvals: approvalsArea,
       authenticate: identity.authenticate, optionalSession: identity.authenticator.optionalSession, banAuthor: (caller, body) => admin.bans.ban(caller, body),
     });
     cleanups.unshift(() => community.close());

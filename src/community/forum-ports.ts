@@ -1,15 +1,7 @@
-import type { Post } from '../../schema/community';
+import type { ForumPostSubject, Post } from '../../schema/community';
 import type { EntityManager } from '../db/orm';
 import type { Caller } from '../identity/caller';
 
-/** What a queued post asks an admin to let through (the approval's `subject`). */
-export interface ForumPostSubject {
-  post_id: number;
-  thread_id: number;
-  /** Set when the post starts a thread: the thread shows with it. */
-  thread_title: string | null;
-  excerpt: string;
-}
 
 /**
  * The first-post queue as the forum sees it: the approvals module records the request in the
