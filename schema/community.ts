@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { IntegerParam, IsoDateTime } from './common';
+import { PageQuery } from './paging';
 import { UserPublic } from './user';
 
 /**
@@ -13,19 +14,7 @@ const writtenText = (min: number, max: number) =>
     v.maxLength(max, `must be at most ${max} characters`),
   );
 
-/** Tag-area paging: out-of-range values are refused (400), not clamped. */
-const strictQueryInt = (fallback: number, min: number, max: number) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,9}$/, 'must be a whole number'),
-      v.transform(Number),
-      v.minValue(min, `must be at least ${min}`),
-      v.maxValue(max, `must be at most ${max}`),
-    ),
-    String(fallback),
-  );
-export const CommunityPageQuery = v.object({ page: strictQueryInt(1, 1, 1_000_000), limit: strictQueryInt(20, 1, 100) });
+export const CommunityPageQuery = v.object({ ...PageQuery });
 export const CommunitySearchQuery = v.object({
   q: v.pipe(v.string('q is required'), v.check((s) => s.trim().length >= 2, 'q must be at least 2 characters'), v.maxLength(200, 'q must be at most 200 characters')),
   ...CommunityPageQuery.entries,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServerWithLogin, type TestServerWithLogin } from '../../support/login';
-import { nextPlatformId, Player } from '../lobby/lobby-client';
+import type { Player } from '../lobby/lobby-client';
+import { anonymousGet, forumUser } from './forum-client';
 
 /**
  * COMMUNITY_QUEUE_FIRST_POSTS=1: a new user's first post waits as an approval of kind forum_post
@@ -12,14 +13,8 @@ let server: TestServerWithLogin;
 let admin: Player;
 let categoryId: number;
 
-async function newPlayer(platformId = nextPlatformId()): Promise<Player> {
-  const { cookie, user } = await server.login(platformId);
-  return new Player(server.url, cookie, user);
-}
-const anonymous = async (path: string) => {
-  const response = await fetch(`${server.url}${path}`);
-  return { status: response.status, body: await response.json() };
-};
+const newPlayer = (platformId?: string) => forumUser(server, platformId);
+const anonymous = (path: string) => anonymousGet(server, path);
 
 beforeAll(async () => {
   server = await startTestServerWithLogin({ ADMIN_PLATFORM_IDS: adminPlatformId, COMMUNITY_QUEUE_FIRST_POSTS: '1', COMMUNITY_POSTS_PER_MINUTE: '3' });

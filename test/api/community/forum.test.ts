@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServerWithLogin, type TestServerWithLogin } from '../../support/login';
-import { nextPlatformId, Player } from '../lobby/lobby-client';
+import type { Player } from '../lobby/lobby-client';
+import { anonymousGet, forumUser } from './forum-client';
 import { closeAllClients, connect, nextEvent, request } from '../../realtime/support/socket-client';
 
 /**
@@ -15,14 +16,8 @@ let alice: Player;
 let bob: Player;
 let general: { id: number; slug: string };
 
-async function newPlayer(platformId = nextPlatformId()): Promise<Player> {
-  const { cookie, user } = await server.login(platformId);
-  return new Player(server.url, cookie, user);
-}
-const anonymous = async (path: string) => {
-  const response = await fetch(`${server.url}${path}`);
-  return { status: response.status, body: await response.json() };
-};
+const newPlayer = (platformId?: string) => forumUser(server, platformId);
+const anonymous = (path: string) => anonymousGet(server, path);
 let slugs = 0;
 async function newCategory(extra: Record<string, unknown> = {}) {
   const created = await admin.post('/api/admin/community/categories', { slug: `cat-${++slugs}`, name: `Category ${slugs}`, ...extra });
