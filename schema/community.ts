@@ -94,8 +94,6 @@ export const ThreadCreateBody = v.object({
 export type ThreadCreateBody = v.InferOutput<typeof ThreadCreateBody>;
 
 export const ThreadCreated = v.object({ thread: ThreadSummary, post: Post });
-/** A post held by the first-post queue: it shows once an admin approves it. */
-export const QueuedPost = v.object({ approval_id: v.number() });
 
 export const ThreadPage = v.object({ thread: ThreadSummary, posts: v.array(Post), total: v.number(), page: v.number(), limit: v.number() });
 export const ThreadList = v.object({ threads: v.array(ThreadSummary), total: v.number(), page: v.number(), limit: v.number() });

@@ -24,6 +24,7 @@ import {
   ThreadPage,
   ThreadSummary,
 } from '../community';
+import { ApprovalPending } from '../approvals';
 import { UserIdParams } from '../identity';
 import type { Credential } from '../route-contract';
 import { defineRoute } from '../route-contract';
@@ -33,6 +34,7 @@ const session = { tag, auth: ['session'] as Credential[] };
 const admin = { tag, auth: ['session', 'admin'] as Credential[], role: 'admin' as const };
 const QUEUE_NOTE =
   ' While COMMUNITY_QUEUE_FIRST_POSTS is above 0, a user\'s first posts wait for an admin instead: the answer is 202 {approval_id} and the post shows once the approval (kind forum_post) is approved.';
+const QUEUED = { status: 202, schema: ApprovalPending, description: 'The post waits in the first-post queue as an approval of kind forum_post' };
 const LIMIT_NOTE = ' New threads and replies count against COMMUNITY_POSTS_PER_MINUTE per user across every instance (429 with Retry-After).';
 
 /** The forum (docs/design/CONTRACT.md "Community"). */
@@ -54,7 +56,7 @@ export const communityRoutes = {
     summary: 'Starts a thread with its first post',
     description: `Title 3-120 characters, body 1-10000 characters of markdown, stored as written and rendered to sanitised HTML once. A category with admin_only_posting takes threads from admins only (403); a banned user gets 403.${LIMIT_NOTE}${QUEUE_NOTE}`,
     body: ThreadCreateBody, bodyExample: { category_id: 1, title: 'LF1M medic for Sunday scrims', body: 'We play **Sundays at 8pm CET**. Details: https://example.org' },
-    success: { status: 201, schema: ThreadCreated }, errors: [400, 401, 403, 404, 429],
+    success: { status: 201, schema: ThreadCreated }, alsoSuccess: [QUEUED], errors: [400, 401, 403, 404, 429],
   }),
   thread: defineRoute({
     operationId: 'getCommunityThread', method: 'get', path: '/api/community/threads/:id', tag, auth: [],
@@ -67,7 +69,7 @@ export const communityRoutes = {
     summary: 'Replies in a thread',
     description: `Body 1-10000 characters of markdown. A locked thread answers 409 (admins may still reply); a hidden thread 404; a banned user 403. The new post is pushed to the thread's socket subscribers as thread:post.${LIMIT_NOTE}${QUEUE_NOTE}`,
     params: CommunityIdParams, body: PostBody, bodyExample: { body: 'Count me in, I can play *medic*.' },
-    success: { status: 201, schema: Post }, errors: [400, 401, 403, 404, 409, 429],
+    success: { status: 201, schema: Post }, alsoSuccess: [QUEUED], errors: [400, 401, 403, 404, 409, 429],
   }),
   editPost: defineRoute({
     operationId: 'editCommunityPost', method: 'patch', path: '/api/community/posts/:id', ...session,

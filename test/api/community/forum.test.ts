@@ -242,6 +242,19 @@ describe('realtime', () => {
     expect(await pushed).toEqual({ thread_id: thread.id, post: reply.body });
   });
 
+  it('pushes an edit and a delete to a socket subscribed to the thread', async () => {
+    const { thread } = await newThread(alice, general.id, 'Edited live');
+    const reply = await bob.post(`/api/community/threads/${thread.id}/posts`, { body: 'before' });
+    const socket = await connect(server.url);
+    await request(socket, 'thread:subscribe', { id: thread.id });
+    const edited = nextEvent(socket, 'thread:post', (p) => p.post.id === reply.body.id && p.post.body === 'after');
+    expect((await bob.send('PATCH', `/api/community/posts/${reply.body.id}`, { body: 'after' })).status).toBe(200);
+    expect((await edited).post.edited_at).not.toBeNull();
+    const deleted = nextEvent(socket, 'thread:post', (p) => p.post.id === reply.body.id && p.post.deleted);
+    expect((await bob.send('DELETE', `/api/community/posts/${reply.body.id}`)).status).toBe(204);
+    expect((await deleted).post).toMatchObject({ body: '', body_html: '', deleted: true });
+  });
+
   it('answers 404 to a subscription to a hidden thread', async () => {
     const { thread } = await newThread(alice, general.id);
     await admin.send('PATCH', `/api/admin/community/threads/${thread.id}`, { hidden: true });
