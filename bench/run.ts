@@ -17,6 +17,7 @@ const benches: Record<string, () => Promise<Bench>> = {
   'maps-upload': async () => (await import('./maps-upload')).benchMapsUpload,
   servers: async () => (await import('./servers')).benchServers,
   notifications: async () => (await import('./notifications')).benchNotifications,
+  'community-thread': async () => (await import('./community-thread')).benchCommunityThread,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

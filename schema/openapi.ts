@@ -57,6 +57,12 @@ function operation(route: RouteContract): Json {
   }
   if (route.publicCache) success.headers = { 'Cache-Control': { schema: { type: 'string', example: 'public, max-age=30' } } };
   responses[String(route.success.status)] = success;
+  for (const other of route.alsoSuccess ?? []) {
+    responses[String(other.status)] = {
+      description: other.description,
+      ...(other.schema ? { content: { 'application/json': { schema: jsonSchema(other.schema, 'ignore') } } } : {}),
+    };
+  }
   const errors = new Set(route.errors);
   if (route.auth.length > 0) errors.add(401);
   if (route.auth.some((c) => c === 'premium' || c === 'admin')) errors.add(429);

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import type { ThreadPostPush, ThreadSummary } from './community';
 import type { LobbyChatMessage, LobbyDetail, LobbySummary } from './lobby';
 
 /**
@@ -43,12 +44,16 @@ export interface ClientToServerEvents {
   'lobby:unsubscribe': (payload: LobbySubscribePayload, ack?: (answer: { ok: true } | AckError) => void) => void;
   'lobbies:subscribe': (ack: (answer: LobbiesAck) => void) => void;
   'lobby:command': (payload: LobbyCommandPayload, ack: (answer: CommandAck) => void) => void;
+  /** A forum thread's posts as they are written, edited or deleted (realtime/thread-socket-handlers.ts). */
+  'thread:subscribe': (payload: { id: number }, ack: (answer: { thread: ThreadSummary } | AckError) => void) => void;
+  'thread:unsubscribe': (payload: { id: number }, ack?: (answer: { ok: true } | AckError) => void) => void;
 }
 
 export interface ServerToClientEvents {
   'lobby:update': (payload: LobbyUpdate) => void;
   'lobby:chat': (payload: { code: string; message: LobbyChatMessage }) => void;
   'lobbies:update': (payload: { lobbies: LobbySummary[] }) => void;
+  'thread:post': (payload: ThreadPostPush) => void;
 }
 
 export type InterServerEvents = Record<string, never>;

@@ -33,6 +33,8 @@ export interface RouteContract<
   /** The request body's media type when it is not JSON (`multipart/form-data` for uploads). */
   bodyContentType?: string;
   success: { status: number; schema?: AnySchema; description?: string; contentType?: string };
+  /** Other successful answers (a 202 when a change waits for an approval), documented beside `success`. */
+  alsoSuccess?: Array<{ status: number; schema?: AnySchema; description: string }>;
   errors: number[];
   /** Public reads carry `Cache-Control: public, max-age=30`. */
   publicCache?: boolean;

@@ -60,6 +60,10 @@ import { PremiumOrderRepository } from './db/premium-order-repository';
 import { PayPalClient } from './integrations/paypal/paypal-client';
 import { PremiumService } from './premium/premium-service';
 import { assembleNotifications, type Notifications } from './composition/notifications';
+import { assembleCommunity } from './composition/community';
+import { assembleApprovals } from './composition/approvals';
+import { assembleTeams } from './composition/teams';
+import type { TeamCompetitions } from './teams/team-competitions';
 
 export interface ServerOptions {
   config: Config;
@@ -70,6 +74,8 @@ export interface ServerOptions {
   /** A cloud host driver other than the configured one, and faster lifecycle timing (tests). */
   serverProvider?: CloudProvider;
   serverTiming?: Partial<LifecycleTiming>;
+  /** Competition entries for the teams area other than the wired ones (tests). */
+  teamCompetitions?: TeamCompetitions;
 }
 
 export interface RunningServer {
@@ -201,6 +207,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       db, users, lobbies: engines.lobbies, reservations: reservationRepository, invalidate: engines.invalidate, bansChanged: engines.bansChanged, clock,
       outbox: notifications.outbox,
     });
+    const approvalsArea = assembleApprovals({ db, clock, authenticate: identity.authenticate });
+    const teamsArea = assembleTeams({ db, clock, authenticate: identity.authenticate, approvals: approvalsArea, competitions: options.teamCompetitions });
     const isTrustedProxy = trustedProxyMatcher(config.trustProxy);
     const userLimits = new UserActionLimit(live, clock, refuseWithHttpError, userActionLimits(config.userRateLimits));
     const commandGate = (type: string, caller: Caller) => userLimits.check(type, caller);
@@ -219,6 +227,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         }),
     });
     installLobbyPageRoutes(uws);
+    const community = await assembleCommunity({
+      config, db, live, io: sockets.io, users, clock, logger, approvals: approvalsArea,
+      authenticate: identity.authenticate, optionalSession: identity.authenticator.optionalSession, banAuthor: (caller, body) => admin.bans.ban(caller, body),
+    });
+    cleanups.unshift(() => community.close());
 
     const anonymous = async () => null;
     const inFlight = new InFlight();
@@ -252,6 +265,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         adminRouter({ authenticate: identity.authenticate, users, ...admin }),
         premiumRouter(premium, identity.authenticate, identity.authenticator.optionalSession),
         notifications.router(identity.authenticate),
+        community.router,
+        teamsArea.router,
+        approvalsArea.router,
         // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.
         identityRoutes.last,
       ],

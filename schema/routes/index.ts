@@ -14,6 +14,9 @@ import { adminRoutes } from './admin-routes';
 import { mapsRoutes } from './maps-routes';
 import { premiumRoutes } from './premium-routes';
 import { notificationsRoutes } from './notifications-routes';
+import { communityRoutes } from './community-routes';
+import { teamsRoutes } from './teams-routes';
+import { approvalsRoutes } from './approvals-routes';
 
 /** Every route the server registers; the OpenAPI document is built from this list. */
 export const allRoutes: RouteContract[] = [
@@ -33,4 +36,7 @@ export const allRoutes: RouteContract[] = [
   ...Object.values(premiumRoutes),
   ...Object.values(pointsRoutes),
   ...Object.values(notificationsRoutes),
+  ...Object.values(communityRoutes),
+  ...Object.values(teamsRoutes),
+  ...Object.values(approvalsRoutes),
 ];

@@ -111,6 +111,11 @@ const EnvSchema = v.object({
   SHUTDOWN_DRAIN_MS: milliseconds('SHUTDOWN_DRAIN_MS', '10000'),
   DEADLINE_LEASE_MS: milliseconds('DEADLINE_LEASE_MS', '10000'),
   CHAT_RATE_LIMIT: perTenSeconds('CHAT_RATE_LIMIT', '20'),
+  COMMUNITY_POSTS_PER_MINUTE: perTenSeconds('COMMUNITY_POSTS_PER_MINUTE', '6'),
+  COMMUNITY_QUEUE_FIRST_POSTS: v.optional(
+    v.pipe(v.string(), v.regex(/^\d{1,4}$/, 'COMMUNITY_QUEUE_FIRST_POSTS must be an integer from 0 to 9999'), v.transform(Number)),
+    '0',
+  ),
   COMMAND_RATE_LIMIT: perTenSeconds('COMMAND_RATE_LIMIT', '60'),
   LOG_LEVEL: v.optional(
     v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'),
@@ -159,6 +164,8 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   /** Per-user limits per 10 s (src/identity/user-action-limit.ts): chat messages, other lobby commands. */
   userRateLimits: { chat: number; command: number };
+  /** The forum: new threads and replies per user per minute, and how many of a user's first posts wait for an admin. */
+  community: { postsPerMinute: number; queueFirstPosts: number };
   /** How long one live-store call may wait for Redis before it answers 503. */
   redisTimeoutMs: number;
   /** Bound on connecting to Postgres and on one statement; past it the request answers 503. Unset: 3 s (server), 30 s (embedded). */
@@ -262,6 +269,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     seedDemoData: e.SEED_DEMO_DATA === 'auto',
     logLevel: e.LOG_LEVEL,
     userRateLimits: { chat: e.CHAT_RATE_LIMIT, command: e.COMMAND_RATE_LIMIT },
+    community: { postsPerMinute: e.COMMUNITY_POSTS_PER_MINUTE, queueFirstPosts: e.COMMUNITY_QUEUE_FIRST_POSTS },
     redisTimeoutMs: e.REDIS_TIMEOUT_MS,
     databaseTimeoutMs: e.DATABASE_TIMEOUT_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,

@@ -24,6 +24,13 @@ describe('demo data', () => {
     expect(await reads.activeAnnouncement(NOW)).not.toBeNull();
   });
 
+  it('holds forum categories and threads whose post counts match their posts', async () => {
+    const row = await one<{ categories: number; threads: number; incoherent: number }>(`
+      select (select count(*)::int from community_categories) as categories, (select count(*)::int from community_threads) as threads,
+        (select count(*)::int from community_threads t where t.post_count <> (select count(*) from community_posts p where p.thread_id = t.id)) as incoherent`);
+    expect(row).toEqual({ categories: 3, threads: 3, incoherent: 0 });
+  });
+
   it('gives every player a rating that is 1000 plus their recorded changes', async () => {
     const row = await one<{ incoherent: number }>(`
       select count(*)::int as incoherent from users u

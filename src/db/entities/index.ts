@@ -21,6 +21,15 @@ import { UploadedMap } from './uploaded-map';
 import { User } from './user';
 import { OpenIdNonce } from './openid-nonce';
 import { NotificationDelivery, NotificationEvent, NotificationWebhook } from './notification';
+import { CommunityCategory } from './community-category';
+import { CommunityThread } from './community-thread';
+import { CommunityPost } from './community-post';
+import { CommunityPostEdit } from './community-post-edit';
+import { CommunityReport } from './community-report';
+import { Team } from './team';
+import { TeamMembership } from './team-membership';
+import { TeamInvite } from './team-invite';
+import { Approval } from './approval';
 
 export { Announcement, ApiKey, ApiKeyAudit, Ban, ChangelogEntry, LobbyRecord, Match, MatchPlayer, PremiumGrant, User };
 export { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog };
@@ -28,6 +37,9 @@ export { UploadedMap };
 export { AdminAudit, PointBalance, PointRedemption, PointReward, PointTransaction };
 export { RatingAdjustment };
 export { GiftCode, PremiumOrder };
+export { CommunityCategory, CommunityPost, CommunityPostEdit, CommunityReport, CommunityThread };
+export { Team, TeamMembership, TeamInvite };
+export { Approval };
 
 /** Every entity, listed by hand: folder discovery is not used (it breaks on Node 20). */
 export const entities = [
@@ -58,4 +70,13 @@ export const entities = [
   NotificationWebhook,
   NotificationEvent,
   NotificationDelivery,
+  CommunityCategory,
+  CommunityThread,
+  CommunityPost,
+  CommunityPostEdit,
+  CommunityReport,
+  Team,
+  TeamMembership,
+  TeamInvite,
+  Approval,
 ] as const;

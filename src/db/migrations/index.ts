@@ -5,8 +5,10 @@ import { LiveEpochSchema } from './0003-live-epoch';
 import { GameServers } from './0004-game-servers';
 import { MapsSchema } from './0005-maps';
 import { PointsSchema } from './0007-points';
+import { CommunitySchema } from './0012-community';
 import { PremiumOrdersAndGiftCodes } from './0006-premium-orders-and-gift-codes';
 import { NotificationsSchema } from './0014-notifications';
+import { TeamsAndApprovals } from './0009-teams-and-approvals';
 
 /**
  * Every migration in order, listed by hand: file discovery is not used (it breaks on Node 20).
@@ -20,5 +22,7 @@ export const migrations: MigrationObject[] = [
   { name: '0006_premium_orders_and_gift_codes', class: PremiumOrdersAndGiftCodes },
   { name: '0007_points', class: PointsSchema },
   { name: '0008_admin', class: AdminSchema },
+  { name: '0009_teams_and_approvals', class: TeamsAndApprovals },
+  { name: '0012_community', class: CommunitySchema },
   { name: '0014_notifications', class: NotificationsSchema },
 ];

@@ -1,0 +1,100 @@
+import type { Logger } from 'pino';
+import type { Router } from 'express';
+import type { Config } from '../config/config';
+import { handleThreadEvents, deliverThreadPost } from '../../realtime/thread-socket-handlers';
+import type { LeagueIo } from '../../realtime/socket-server';
+import { refuseWithHttpError } from '../../rest/middleware/credentials';
+import { toHttpError } from '../../rest/error-mapping';
+import type { Authenticate } from '../../rest/route-binder';
+import { communityRouter } from '../../rest/routes/community-routes';
+import type { OptionalSession } from '../../rest/routes/party-routes';
+import type { BanAuthor } from '../community/forum-ports';
+import { forumPostApproval, forumPostQueue } from '../approvals/forum-post-approval';
+import type { ApprovalsArea } from './approvals';
+import { ForumModeration } from '../community/forum-moderation';
+import { ForumService } from '../community/forum-service';
+import { toPost } from '../community/forum-views';
+import type { Post } from '../../schema/community';
+import { PostingLimit } from '../community/posting-limit';
+import { BanRepository } from '../db/ban-repository';
+import { CategoryRepository } from '../db/community/category-repository';
+import { ForumReads } from '../db/community/forum-reads';
+import { ReportRepository } from '../db/community/report-repository';
+import type { Database, EntityManager } from '../db/orm';
+import type { UserRecord } from '../db/user-record';
+import type { Caller } from '../identity/caller';
+import type { LiveStore } from '../live/live-store';
+
+/** The live-store channel every instance listens on for post changes to push to its thread subscribers. */
+export const THREAD_POSTS_CHANNEL = 'community:thread-posts';
+
+export interface CommunityInput {
+  config: Config;
+  db: Database;
+  live: LiveStore;
+  io: LeagueIo;
+  users: { findById(id: number): Promise<UserRecord | null> };
+  authenticate: Authenticate<Caller>;
+  optionalSession: OptionalSession;
+  banAuthor: BanAuthor;
+  /** The approvals module, where kind forum_post is registered (the first-post queue). */
+  approvals: ApprovalsArea;
+  clock: () => number;
+  logger: Logger;
+}
+
+export interface Community {
+  router: Router;
+  forum: ForumService;
+  /** Stops listening for other instances' post changes; call before the live store closes. */
+  close(): Promise<void>;
+}
+
+/** The forum assembled: repositories, services, the REST router, the thread socket events and the cross-instance push. */
+export async function assembleCommunity(input: CommunityInput): Promise<Community> {
+  const { db, live, clock, logger, config } = input;
+  const reads = new ForumReads(db);
+  const categories = new CategoryRepository(db);
+  // On a transaction's own connection when given one: embedded PGlite serves one connection at a time.
+  const isBanned = async (userId: number, em?: EntityManager) =>
+    (await new BanRepository(em ? { em: () => em } : db).activeBan(userId, new Date(clock()))) !== null;
+  const limit = new PostingLimit(live, clock, config.community.postsPerMinute, refuseWithHttpError);
+  const publish = (threadId: number, post: Post) => {
+    live.publish(THREAD_POSTS_CHANNEL, JSON.stringify({ thread_id: threadId, post })).catch((error: unknown) =>
+      logger.error({ err: error, threadId }, 'publishing a thread post failed'),
+    );
+  };
+  const kind = forumPostApproval({
+    reads,
+    isBanned,
+    released: (postId) => {
+      reads.post(postId).then(
+        (row) => row && publish(row.thread_id, toPost(row)),
+        (error: unknown) => logger.error({ err: error, postId }, 'pushing an approved post failed'),
+      );
+    },
+  });
+  input.approvals.registry.register(kind);
+  const forum = new ForumService({
+    db, reads, categories, isBanned, clock,
+    postingLimit: (userId) => limit.hit(userId),
+    queueFirstPosts: config.community.queueFirstPosts,
+    queue: forumPostQueue(input.approvals.approvals, kind),
+    publish,
+  });
+  const moderation = new ForumModeration({ db, reads, categories, reports: new ReportRepository(db), forum, banAuthor: input.banAuthor, isBanned, clock });
+  const stopListening = await live.subscribe(THREAD_POSTS_CHANNEL, (message) => deliverThreadPost(input.io, message));
+  handleThreadEvents(
+    input.io,
+    {
+      visibleThread: async (userId, threadId) => {
+        const user = userId === null ? null : await input.users.findById(userId);
+        return forum.visibleThread(user ? { id: user.id, isAdmin: user.isAdmin } : null, threadId);
+      },
+      errorStatus: toHttpError,
+    },
+    logger,
+  );
+  const router = communityRouter({ authenticate: input.authenticate, optionalSession: input.optionalSession, forum, moderation, categories });
+  return { router, forum, close: stopListening };
+}
