@@ -111,6 +111,9 @@ const EnvSchema = v.object({
   DEADLINE_LEASE_MS: milliseconds('DEADLINE_LEASE_MS', '10000'),
   CHAT_RATE_LIMIT: perTenSeconds('CHAT_RATE_LIMIT', '20'),
   COMMAND_RATE_LIMIT: perTenSeconds('COMMAND_RATE_LIMIT', '60'),
+  CLIENT_LOG_RATE_LIMIT: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,6}$/, 'CLIENT_LOG_RATE_LIMIT must be a whole number from 1 to 9999999'), v.transform(Number)), '30'),
+  CLIENT_LOG_RETENTION_DAYS: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,3}$/, 'CLIENT_LOG_RETENTION_DAYS must be a whole number of days from 1 to 9999'), v.transform(Number)), '14'),
+  METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'METRICS_TOKEN must be at least 16 characters'))),
   LOG_LEVEL: v.optional(
     v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'),
     'info',
@@ -165,6 +168,10 @@ export interface Config {
   shutdownDrainMs: number;
   /** How long a claimed deadline is its worker's before another instance may run it. */
   deadlineLeaseMs: number;
+  /** Client logs (POST /api/logs/client): requests a minute per client address and per user; days rows are kept. */
+  clientLogs: { ratePerMinute: number; retentionDays: number };
+  /** Set: /metrics needs it as a Bearer token. Unset: /metrics answers loopback addresses only. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -262,5 +269,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     databaseTimeoutMs: e.DATABASE_TIMEOUT_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     deadlineLeaseMs: e.DEADLINE_LEASE_MS,
+    clientLogs: { ratePerMinute: e.CLIENT_LOG_RATE_LIMIT, retentionDays: e.CLIENT_LOG_RETENTION_DAYS },
+    metricsToken: e.METRICS_TOKEN,
   };
 }

@@ -24,6 +24,7 @@ describe('migrations', () => {
       'api_keys',
       'bans',
       'changelog_entries',
+      'client_logs',
       'gift_codes',
       'lobby_records',
       'lobby_server_logs',

@@ -20,6 +20,7 @@ import { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog } f
 import { UploadedMap } from './uploaded-map';
 import { User } from './user';
 import { OpenIdNonce } from './openid-nonce';
+import { ClientLog } from './client-log';
 
 export { Announcement, ApiKey, ApiKeyAudit, Ban, ChangelogEntry, LobbyRecord, Match, MatchPlayer, PremiumGrant, User };
 export { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog };
@@ -27,6 +28,7 @@ export { UploadedMap };
 export { AdminAudit, PointBalance, PointRedemption, PointReward, PointTransaction };
 export { RatingAdjustment };
 export { GiftCode, PremiumOrder };
+export { ClientLog };
 
 /** Every entity, listed by hand: folder discovery is not used (it breaks on Node 20). */
 export const entities = [
@@ -54,4 +56,5 @@ export const entities = [
   OpenIdNonce,
   PremiumOrder,
   GiftCode,
+  ClientLog,
 ] as const;
