@@ -59,6 +59,8 @@ import { premiumRouter } from '../rest/routes/premium-routes';
 import { PremiumOrderRepository } from './db/premium-order-repository';
 import { PayPalClient } from './integrations/paypal/paypal-client';
 import { PremiumService } from './premium/premium-service';
+import { assembleObservability } from './composition/observability';
+import type { Metrics } from './observability/metrics';
 
 export interface ServerOptions {
   config: Config;
@@ -78,6 +80,7 @@ export interface RunningServer {
   db: Database;
   live: LiveStore;
   servers: ServerServices;
+  metrics: Metrics;
   /** Stops accepting, lets in-flight requests answer, closes sockets, flushes, closes stores. */
   close(): Promise<void>;
 }
@@ -97,17 +100,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const sessionSecret = await resolveSessionSecret(config.sessionSecret, config.dataDir);
   const cleanups: Array<() => Promise<void>> = [];
+  const observability = assembleObservability(config);
   try {
-    const live = await openLiveStore({
+    const live = observability.observeLive(await openLiveStore({
       redisUrl: config.redisUrl,
       redisPrefix: config.redisPrefix,
       dataDir: config.dataDir,
       commandTimeoutMs: config.redisTimeoutMs,
       onError: (error) => logger.error({ err: error }, 'live store error'),
-    });
+    }));
     cleanups.unshift(() => live.close());
     const dbStarted = performance.now();
-    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, timeoutMs: config.databaseTimeoutMs });
+    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, timeoutMs: config.databaseTimeoutMs, onQuery: observability.onQuery });
     cleanups.unshift(() => db.close());
     const dbOpened = performance.now();
     await db.migrate();
@@ -195,11 +199,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     const isTrustedProxy = trustedProxyMatcher(config.trustProxy);
     const userLimits = new UserActionLimit(live, clock, refuseWithHttpError, userActionLimits(config.userRateLimits));
-    const commandGate = (type: string, caller: Caller) => userLimits.check(type, caller);
+    const { engine: lobbies, gate: commandGate } = observability.observeLobbyCommands(engines.lobbies, (type: string, caller: Caller) => userLimits.check(type, caller));
+    observability.observeSockets(() => sockets.io.engine.clientsCount);
+    const clientLogs = observability.clientLogs({ db, live, clock, sessionSecret, logger, authenticate: identity.authenticate, optionalSession: identity.authenticator.optionalSession });
+    cleanups.unshift(() => clientLogs.close());
     sockets.serve({
       lobbies: engines.lobbies,
       // The REST routes' own command table, gate and credential check: a socket command answers exactly as its route does.
-      runCommand: (code, name, body, caller) => runLobbyCommand(engines.lobbies, code, name, body as never, caller, commandGate),
+      runCommand: (code, name, body, caller) => runLobbyCommand(lobbies, code, name, body as never, caller, commandGate),
       authenticate: identity.authenticator.authenticateRecent,
       errorStatus: toHttpError,
       presence,
@@ -221,7 +228,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       onError: (error) => logger.error({ err: error }, 'map upload failed'),
     });
     // The hot path: lobby commands on native routes, the same contracts and checks as their express bindings.
-    installLobbyCommandRoutes(uws, engines.lobbies, { authenticate: identity.authenticator.authenticateRecent, inFlight, logger }, commandGate);
+    installLobbyCommandRoutes(uws, lobbies, { authenticate: identity.authenticator.authenticateRecent, inFlight, logger }, commandGate);
+    clientLogs.install(uws, { authenticate: identity.authenticate, inFlight, logger });
     installBodySizeGuard(uws);
     if (options.rawPublicRoutes !== false) {
       installRawPublicRoutes(uws, publicReads, (error) => logger.error({ err: error }, 'public read failed'));
@@ -235,7 +243,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         publicRouter(publicReads, anonymous),
         ...identityRoutes.routers,
         // Lobby commands are the hot path: their session user's row may be up to half a second old.
-        lobbyRouter(engines.lobbies, identity.authenticator.authenticateRecent, commandGate),
+        lobbyRouter(lobbies, identity.authenticator.authenticateRecent, commandGate),
         partyRouter(engines.parties, identity.authenticate, identity.authenticator.optionalSession),
         pointsRouter({ authenticate: identity.authenticate, points, cache: publicReads.cache, invalidate: pointsChanged }),
         serversRouter(maps, servers.reservations, identity.authenticate),
@@ -243,6 +251,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         lobbyServerRouter(servers.lobbyServer, servers.plugins, identity.authenticate),
         adminRouter({ authenticate: identity.authenticate, users, ...admin }),
         premiumRouter(premium, identity.authenticate, identity.authenticator.optionalSession),
+        clientLogs.router,
         // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.
         identityRoutes.last,
       ],
@@ -261,6 +270,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       db,
       live,
       servers,
+      metrics: observability.metrics,
       close: () =>
         (closing ??= (async () => {
           listening.stopAccepting();
