@@ -10,16 +10,32 @@ export const MAX_CLIENT_LOG_BODY_BYTES = 64 * 1024;
 export const MAX_ENTRIES_PER_REQUEST = 100;
 
 const jsonBytes = (value: unknown): number => new TextEncoder().encode(JSON.stringify(value)).length;
+/** Postgres text and jsonb cannot hold U+0000: refused here as a 400 rather than failing the insert (and every batch sharing it). */
+const NUL = '\u0000';
+const holdsNul = (value: unknown): boolean => {
+  let found = false;
+  JSON.stringify(value, (key, inner: unknown) => {
+    if (key.includes(NUL) || (typeof inner === 'string' && inner.includes(NUL))) found = true;
+    return inner;
+  });
+  return found;
+};
 
 export const ClientLogEntryInput = v.object({
   level: v.picklist(CLIENT_LOG_LEVELS, 'must be one of debug, info, warn, error'),
-  message: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(2000, 'must be at most 2000 characters')),
+  message: v.pipe(
+    v.string(),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(2000, 'must be at most 2000 characters'),
+    v.check((message) => !message.includes(NUL), 'must not contain U+0000'),
+  ),
   at: IsoDateTime,
   source: v.optional(v.picklist(CLIENT_LOG_SOURCES, 'must be one of web, plugin, bot')),
   context: v.optional(
     v.pipe(
       v.record(v.string(), v.unknown()),
       v.check((context) => jsonBytes(context) <= MAX_CONTEXT_BYTES, `must be at most ${MAX_CONTEXT_BYTES} bytes as JSON`),
+      v.check((context) => !holdsNul(context), 'must not contain U+0000'),
     ),
   ),
 });

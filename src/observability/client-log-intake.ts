@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
 import type { ClientLogEntryInput } from '../../schema/client-logs';
-import type { ClientLogRepository } from '../db/client-log-repository';
+import type { ClientLogRepository, ClientLogRow } from '../db/client-log-repository';
 import { hitSlidingWindow, type RateVerdict } from '../identity/key-rate-limit';
 import type { LiveStore } from '../live/live-store';
+import { GroupInsert } from './group-insert';
 
 /** Who sent a batch, as the HTTP door read it. */
 export interface ClientLogSender {
@@ -28,15 +29,22 @@ export interface ClientLogIntakeDeps {
 
 const WINDOW_MS = 60_000;
 const MAX_USER_AGENT = 512;
+/** 9 parameters a row: 5000 rows stay well under Postgres's 65535 parameters per statement. */
+const MAX_ROWS_PER_INSERT = 5000;
 
 /**
  * Takes client log batches in. The limits are counted in the live store, so a client spreading
- * its requests over instances gets no more than one instance would give it. A batch is one
- * multi-row INSERT awaited before the 204: an acknowledged entry is in Postgres, never in a
- * buffer a crash could lose (measured in bench/client-logs.ts; see the README).
+ * its requests over instances gets no more than one instance would give it. A batch is written
+ * by a multi-row INSERT shared with the batches that arrived meanwhile (group-insert.ts) and
+ * awaited before the 204: an acknowledged entry is in Postgres, never in a buffer a crash could
+ * lose (measured in bench/client-logs.ts; see the README).
  */
 export class ClientLogIntake {
-  constructor(private readonly deps: ClientLogIntakeDeps) {}
+  readonly #writer: GroupInsert<ClientLogRow>;
+
+  constructor(private readonly deps: ClientLogIntakeDeps) {
+    this.#writer = new GroupInsert((rows) => deps.repository.insertMany(rows), MAX_ROWS_PER_INSERT);
+  }
 
   hashAddress(address: string): string {
     return createHmac('sha256', this.deps.addressSecret).update(address).digest('hex');
@@ -58,7 +66,7 @@ export class ClientLogIntake {
     const receivedAt = new Date(this.deps.clock());
     const addressHash = this.hashAddress(sender.address);
     const userAgent = sender.userAgent ? sender.userAgent.slice(0, MAX_USER_AGENT) : null;
-    await this.deps.repository.insertMany(
+    await this.#writer.write(
       entries.map((entry) => ({
         level: entry.level,
         source: entry.source ?? null,
