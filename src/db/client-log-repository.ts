@@ -38,14 +38,22 @@ const likePattern = (text: string): string => `%${text.replace(/[\\%_]/g, '\\$&'
 export class ClientLogRepository {
   constructor(private readonly db: EmSource) {}
 
-  /** Every entry of one request in one INSERT: they are written together or not at all. */
+  /**
+   * Every row in one INSERT, they are written together or not at all. The rows travel as ONE
+   * JSON parameter unpacked by Postgres (jsonb_to_recordset): the ORM inlines parameters into
+   * the SQL text, and nine per row made a large group's statement costly to build and to parse.
+   */
   async insertMany(rows: readonly ClientLogRow[]): Promise<void> {
     if (rows.length === 0) return;
+    const records = rows.map((r) => ({
+      level: r.level, source: r.source, message: r.message, context: r.context, at: r.at.toISOString(), received_at: r.receivedAt.toISOString(),
+      user_id: r.userId, address_hash: r.addressHash, user_agent: r.userAgent,
+    }));
     await this.db.em().execute(
-      `insert into client_logs (${COLUMNS}) values ${rows.map(() => '(?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?)').join(', ')}`,
-      rows.flatMap((r) => [
-        r.level, r.source, r.message, r.context === null ? null : JSON.stringify(r.context), r.at, r.receivedAt, r.userId, r.addressHash, r.userAgent,
-      ]),
+      `insert into client_logs (${COLUMNS})
+       select ${COLUMNS} from jsonb_to_recordset(?::jsonb) as r(level varchar, source varchar, message text, context jsonb,
+         at timestamptz, received_at timestamptz, user_id int, address_hash varchar, user_agent varchar)`,
+      [JSON.stringify(records)],
       'run',
     );
   }

@@ -17,7 +17,7 @@ describe('client logs', () => {
   const newest = async (query = '') => (await world.asKey(`/api/admin/logs${query}`)).body;
 
   it('a JSON batch is stored with the time received, no user, a hashed address and the user agent', async () => {
-    const message = `json batch ${Date.now()}`;
+    const message = `json batch ${Date.now()} it's "quoted" \\ ? $1 é`;
     const answer = await sendLogs(url, { entries: [entry({ message, context: { attempt: 3 } }), entry({ message, level: 'warn' })] }, { userAgent: 'beacon-ua/2' });
     expect(answer.status).toBe(204);
     const page = await newest(`?q=${encodeURIComponent(message)}`);
@@ -70,6 +70,7 @@ describe('client logs', () => {
     expect((await sendLogs(url, { entries: [] })).status).toBe(400);
     expect((await sendLogs(url, { entries: Array.from({ length: 101 }, () => entry()) })).status).toBe(400);
     expect((await sendLogs(url, { entries: [entry({ context: { blob: 'y'.repeat(5000) } })] })).status).toBe(400);
+    expect((await sendLogs(url, { entries: [entry({ message: 'nul \u0000 inside' })] })).status).toBe(400);
   });
 
   it('the admin read filters by level, source, since and text, newest first, paged', async () => {
