@@ -1,25 +1,7 @@
-import autocannon from 'autocannon';
 import { createTestDatabase } from '../test/support/test-database';
 import { startBenchServer } from './bench-server';
-import { cpuMs } from './http-client';
+import { CONNECTIONS, load, SECONDS, type Load } from './public-reads';
 import { databaseLabel } from './realtime-processes';
-
-const CONNECTIONS = 50;
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-
-interface Load {
-  rps: number;
-  p99: number;
-  errors: number;
-  cpuUs: number;
-}
-
-async function load(options: { url: string; method?: string; headers?: Record<string, string>; body?: string }, pid: number): Promise<Load> {
-  await autocannon({ ...options, connections: CONNECTIONS, duration: 1 }); // warm-up: caches, JIT, pool
-  const before = cpuMs(pid);
-  const result = await autocannon({ ...options, connections: CONNECTIONS, duration: SECONDS });
-  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx, cpuUs: ((cpuMs(pid) - before) * 1000) / result.requests.total };
-}
 
 const batch = (entries: number): string =>
   JSON.stringify({

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { startTestServerWithLogin } from '../../support/login';
 import { adminSideOn, type AdminWorld } from '../admin/admin-fixtures';
 import { nextPlatformId } from '../lobby/lobby-client';
@@ -39,4 +40,15 @@ export async function startLogWorld(env: Record<string, string> = {}): Promise<A
   const adminPlatformId = nextPlatformId();
   const server = await startTestServerWithLogin({ ADMIN_PLATFORM_IDS: adminPlatformId, TRUST_PROXY: '127.0.0.1', ...env });
   return { server, ...(await adminSideOn(server, adminPlatformId)) };
+}
+
+/** A log world started before the enclosing describe's tests and closed after them; read its fields inside tests. */
+export function useLogWorld(env: Record<string, string> = {}): { world: AdminWorld; url: string } {
+  const holder = {} as { world: AdminWorld; url: string };
+  beforeAll(async () => {
+    holder.world = await startLogWorld(env);
+    holder.url = holder.world.server.url;
+  }, 60_000);
+  afterAll(() => holder.world?.server.close());
+  return holder;
 }

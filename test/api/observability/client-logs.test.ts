@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminWorld } from '../admin/admin-fixtures';
-import { entry, nextAddress, sendLogs, startLogWorld } from './client-log-client';
+import { describe, expect, it } from 'vitest';
+import { entry, nextAddress, sendLogs, useLogWorld } from './client-log-client';
 
 const RATE = 3;
 
 describe('client logs', () => {
-  let world: AdminWorld;
-  let url: string;
+  const t = useLogWorld();
 
-  beforeAll(async () => {
-    world = await startLogWorld();
-    url = world.server.url;
-  }, 60_000);
-  afterAll(() => world?.server.close());
-
-  const newest = async (query = '') => (await world.asKey(`/api/admin/logs${query}`)).body;
+  const newest = async (query = '') => (await t.world.asKey(`/api/admin/logs${query}`)).body;
 
   it('a JSON batch is stored with the time received, no user, a hashed address and the user agent', async () => {
     const message = `json batch ${Date.now()} it's "quoted" \\ ? $1 é`;
-    const answer = await sendLogs(url, { entries: [entry({ message, context: { attempt: 3 } }), entry({ message, level: 'warn' })] }, { userAgent: 'beacon-ua/2' });
+    const answer = await sendLogs(t.url, { entries: [entry({ message, context: { attempt: 3 } }), entry({ message, level: 'warn' })] }, { userAgent: 'beacon-ua/2' });
     expect(answer.status).toBe(204);
     const page = await newest(`?q=${encodeURIComponent(message)}`);
     expect(page.total).toBe(2);
@@ -31,52 +23,52 @@ describe('client logs', () => {
 
   it('text/plain carrying JSON is accepted, as navigator.sendBeacon sends it', async () => {
     const message = `beacon ${Date.now()}`;
-    const answer = await sendLogs(url, JSON.stringify({ entries: [entry({ message })] }), { contentType: 'text/plain;charset=UTF-8' });
+    const answer = await sendLogs(t.url, JSON.stringify({ entries: [entry({ message })] }), { contentType: 'text/plain;charset=UTF-8' });
     expect(answer.status).toBe(204);
     expect((await newest(`?q=${encodeURIComponent(message)}`)).total).toBe(1);
   });
 
   it('another content type is refused with 415', async () => {
-    expect((await sendLogs(url, JSON.stringify({ entries: [entry()] }), { contentType: 'application/x-www-form-urlencoded' })).status).toBe(415);
+    expect((await sendLogs(t.url, JSON.stringify({ entries: [entry()] }), { contentType: 'application/x-www-form-urlencoded' })).status).toBe(415);
   });
 
   it('a session sent from this site records its user', async () => {
-    const player = await world.player();
+    const player = await t.world.player();
     const message = `with session ${Date.now()}`;
-    expect((await sendLogs(url, { entries: [entry({ message })] }, { cookie: player.cookie })).status).toBe(204);
+    expect((await sendLogs(t.url, { entries: [entry({ message })] }, { cookie: player.cookie })).status).toBe(204);
     expect((await newest(`?q=${encodeURIComponent(message)}`)).entries[0].user_id).toBe(player.id);
   });
 
   it('a session cookie riding on another site\'s request is not recorded', async () => {
-    const player = await world.player();
+    const player = await t.world.player();
     const message = `foreign ${Date.now()}`;
-    expect((await sendLogs(url, { entries: [entry({ message })] }, { cookie: player.cookie, origin: 'https://evil.example' })).status).toBe(204);
+    expect((await sendLogs(t.url, { entries: [entry({ message })] }, { cookie: player.cookie, origin: 'https://evil.example' })).status).toBe(204);
     expect((await newest(`?q=${encodeURIComponent(message)}`)).entries[0].user_id).toBeNull();
   });
 
   it('a body over 64 KB is refused with 413 and nothing is stored', async () => {
     const message = `big ${Date.now()}`;
     const entries = Array.from({ length: 40 }, () => entry({ message: `${message} ${'x'.repeat(1900)}` }));
-    const answer = await sendLogs(url, { entries });
+    const answer = await sendLogs(t.url, { entries });
     expect(answer.status).toBe(413);
     expect((await newest(`?q=${encodeURIComponent(message)}`)).total).toBe(0);
   });
 
   it('an invalid entry is a 400 naming the field, without echoing it', async () => {
-    const answer = await sendLogs(url, { entries: [entry({ level: 'loud<script>' })] });
+    const answer = await sendLogs(t.url, { entries: [entry({ level: 'loud<script>' })] });
     expect(answer.status).toBe(400);
     expect(answer.body.error).toContain('level');
     expect(answer.body.error).not.toContain('<script>');
-    expect((await sendLogs(url, { entries: [] })).status).toBe(400);
-    expect((await sendLogs(url, { entries: Array.from({ length: 101 }, () => entry()) })).status).toBe(400);
-    expect((await sendLogs(url, { entries: [entry({ context: { blob: 'y'.repeat(5000) } })] })).status).toBe(400);
-    expect((await sendLogs(url, { entries: [entry({ message: 'nul \u0000 inside' })] })).status).toBe(400);
+    expect((await sendLogs(t.url, { entries: [] })).status).toBe(400);
+    expect((await sendLogs(t.url, { entries: Array.from({ length: 101 }, () => entry()) })).status).toBe(400);
+    expect((await sendLogs(t.url, { entries: [entry({ context: { blob: 'y'.repeat(5000) } })] })).status).toBe(400);
+    expect((await sendLogs(t.url, { entries: [entry({ message: 'nul \u0000 inside' })] })).status).toBe(400);
   });
 
   it('the admin read filters by level, source, since and text, newest first, paged', async () => {
     const tag = `filters-${Date.now()}`;
-    await sendLogs(url, { entries: [entry({ message: `${tag} a`, level: 'info', source: 'bot' }), entry({ message: `${tag} b`, level: 'error', source: 'plugin' })] });
-    await sendLogs(url, { entries: [entry({ message: `${tag} c 100%_done`, level: 'error', source: 'plugin' })] });
+    await sendLogs(t.url, { entries: [entry({ message: `${tag} a`, level: 'info', source: 'bot' }), entry({ message: `${tag} b`, level: 'error', source: 'plugin' })] });
+    await sendLogs(t.url, { entries: [entry({ message: `${tag} c 100%_done`, level: 'error', source: 'plugin' })] });
     const q = `q=${encodeURIComponent(tag)}`;
     expect((await newest(`?${q}&level=error`)).entries.map((e: any) => e.message)).toEqual([`${tag} c 100%_done`, `${tag} b`]);
     expect((await newest(`?${q}&source=bot`)).entries.map((e: any) => e.message)).toEqual([`${tag} a`]);
@@ -89,39 +81,32 @@ describe('client logs', () => {
   });
 
   it('the admin read answers 400 to out-of-range paging, 401 without credentials and 403 to a non-admin', async () => {
-    expect((await world.asKey('/api/admin/logs?limit=101')).status).toBe(400);
-    expect((await world.asKey('/api/admin/logs?page=0')).status).toBe(400);
-    expect((await world.asKey('/api/admin/logs?level=loud')).status).toBe(400);
-    expect((await fetch(`${url}/api/admin/logs`)).status).toBe(401);
-    expect((await (await world.player()).get('/api/admin/logs')).status).toBe(403);
+    expect((await t.world.asKey('/api/admin/logs?limit=101')).status).toBe(400);
+    expect((await t.world.asKey('/api/admin/logs?page=0')).status).toBe(400);
+    expect((await t.world.asKey('/api/admin/logs?level=loud')).status).toBe(400);
+    expect((await fetch(`${t.url}/api/admin/logs`)).status).toBe(401);
+    expect((await (await t.world.player()).get('/api/admin/logs')).status).toBe(403);
   });
 });
 
 describe('client log rate limits', () => {
-  let world: AdminWorld;
-  let url: string;
-
-  beforeAll(async () => {
-    world = await startLogWorld({ CLIENT_LOG_RATE_LIMIT: String(RATE) });
-    url = world.server.url;
-  }, 60_000);
-  afterAll(() => world?.server.close());
+  const t = useLogWorld({ CLIENT_LOG_RATE_LIMIT: String(RATE) });
 
   it('one address gets CLIENT_LOG_RATE_LIMIT requests a minute, then 429 with Retry-After, and the refused batch is not stored', async () => {
     const address = nextAddress();
-    for (let i = 0; i < RATE; i++) expect((await sendLogs(url, { entries: [entry()] }, { address })).status).toBe(204);
+    for (let i = 0; i < RATE; i++) expect((await sendLogs(t.url, { entries: [entry()] }, { address })).status).toBe(204);
     const message = `refused ${Date.now()}`;
-    const refused = await sendLogs(url, { entries: [entry({ message })] }, { address });
+    const refused = await sendLogs(t.url, { entries: [entry({ message })] }, { address });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect((await world.asKey(`/api/admin/logs?q=${encodeURIComponent(message)}`)).body.total).toBe(0);
-    expect((await sendLogs(url, { entries: [entry()] }, { address: nextAddress() })).status).toBe(204);
+    expect((await t.world.asKey(`/api/admin/logs?q=${encodeURIComponent(message)}`)).body.total).toBe(0);
+    expect((await sendLogs(t.url, { entries: [entry()] }, { address: nextAddress() })).status).toBe(204);
   });
 
   it('one user gets CLIENT_LOG_RATE_LIMIT requests a minute whichever addresses they come from', async () => {
-    const player = await world.player();
-    for (let i = 0; i < RATE; i++) expect((await sendLogs(url, { entries: [entry()] }, { cookie: player.cookie })).status).toBe(204);
-    const refused = await sendLogs(url, { entries: [entry()] }, { cookie: player.cookie });
+    const player = await t.world.player();
+    for (let i = 0; i < RATE; i++) expect((await sendLogs(t.url, { entries: [entry()] }, { cookie: player.cookie })).status).toBe(204);
+    const refused = await sendLogs(t.url, { entries: [entry()] }, { cookie: player.cookie });
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).not.toBeNull();
   });
