@@ -2,10 +2,10 @@ import autocannon from 'autocannon';
 import { startBenchServer } from './bench-server';
 import { cpuMs } from './http-client';
 
-const CONNECTIONS = 50;
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+export const CONNECTIONS = 50;
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 
-interface Load {
+export interface Load {
   rps: number;
   p99: number;
   errors: number;
@@ -13,10 +13,12 @@ interface Load {
   cpuUs: number;
 }
 
-async function load(url: string, pid: number): Promise<Load> {
-  await autocannon({ url, connections: CONNECTIONS, duration: 1 }); // warm-up: caches, JIT
+/** One autocannon run (a GET of `url`, or the request `target` describes) after a warm-up, with the server's CPU per request. */
+export async function load(target: string | { url: string; method?: string; headers?: Record<string, string>; body?: string }, pid: number): Promise<Load> {
+  const request = typeof target === 'string' ? { url: target } : target;
+  await autocannon({ ...request, connections: CONNECTIONS, duration: 1 }); // warm-up: caches, JIT
   const before = cpuMs(pid);
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS });
+  const result = await autocannon({ ...request, connections: CONNECTIONS, duration: SECONDS });
   const cpuUs = ((cpuMs(pid) - before) * 1000) / result.requests.total;
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx, cpuUs };
 }

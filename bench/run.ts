@@ -18,6 +18,7 @@ const benches: Record<string, () => Promise<Bench>> = {
   servers: async () => (await import('./servers')).benchServers,
   notifications: async () => (await import('./notifications')).benchNotifications,
   'community-thread': async () => (await import('./community-thread')).benchCommunityThread,
+  'client-logs': async () => (await import('./client-logs')).benchClientLogs,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -21,6 +21,14 @@ export interface NativeRouteDeps<C> {
 
 export type NativeHandler<R, C> = (input: { params: ParamsOf<R>; body: BodyOf<R>; caller: C }) => Promise<unknown>;
 
+/** How a route's body is read, when not as the lobby commands' (JSON only, up to the 1 MB guard). */
+export interface NativeBodyRules {
+  /** Declared lengths over this are 413 before a byte is read. */
+  maxBytes?: number;
+  /** Also JSON sent as text/plain (rest/middleware/json-body.ts). */
+  textPlainJson?: boolean;
+}
+
 const UWS_METHOD = { get: 'get', post: 'post', put: 'put', patch: 'patch', delete: 'del' } as const;
 
 /**
@@ -32,12 +40,18 @@ const UWS_METHOD = { get: 'get', post: 'post', put: 'put', patch: 'patch', delet
  * which cost more server time than the lobby command behind it. The route stays bound in express
  * too, which serves the spellings uWS does not match (a trailing slash, another letter case).
  */
-export function bindNativeRoute<R extends RouteContract, C>(app: UwsApp, route: R, deps: NativeRouteDeps<C>, handler: NativeHandler<R, C>): void {
+export function bindNativeRoute<R extends RouteContract, C>(
+  app: UwsApp,
+  route: R,
+  deps: NativeRouteDeps<C>,
+  handler: NativeHandler<R, C>,
+  bodyRules: NativeBodyRules = {},
+): void {
   if (route.query || route.publicCache || route.method === 'get') throw new Error(`${route.operationId}: native routes bind bodied commands only`);
   const method = route.method.toUpperCase();
   const pathParameters = pathParameterReader(route.path);
   app[UWS_METHOD[route.method]](route.path, (res, req) => {
-    const refusal = framingRefusal(req);
+    const refusal = framingRefusal(req, bodyRules.maxBytes);
     if (refusal) return sendRefusal(res, refusal);
     const exchange = new NativeExchange(res, readRequest(req, res, method));
     const leave = deps.inFlight.enter({ refuse: () => exchange.answer(SHUTTING_DOWN.status, SHUTTING_DOWN.body, SHUTTING_DOWN.headers) });
@@ -60,7 +74,7 @@ export function bindNativeRoute<R extends RouteContract, C>(app: UwsApp, route: 
     const run = async (raw: string) => {
       const request = exchange.request;
       try {
-        const json = parseJsonBody(method, request.headers['content-type'], raw);
+        const json = parseJsonBody(method, request.headers['content-type'], raw, bodyRules.textPlainJson);
         const caller = await deps.authenticate(request, exchange, route);
         const { params, body } = parseRouteInput(route, { params: decodeParameters(rawParams), query: {}, body: json });
         const result = await handler({ params, body, caller });

@@ -64,6 +64,8 @@ import { assembleCommunity } from './composition/community';
 import { assembleApprovals } from './composition/approvals';
 import { assembleTeams } from './composition/teams';
 import type { TeamCompetitions } from './teams/team-competitions';
+import { assembleObservability } from './composition/observability';
+import type { Metrics } from './observability/metrics';
 
 export interface ServerOptions {
   config: Config;
@@ -87,6 +89,7 @@ export interface RunningServer {
   servers: ServerServices;
   /** The outbox backlog for /metrics (`notifications.backlog`), the delivery worker. */
   notifications: Notifications;
+  metrics: Metrics;
   /** Stops accepting, lets in-flight requests answer, closes sockets, flushes, closes stores. */
   close(): Promise<void>;
 }
@@ -106,17 +109,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const sessionSecret = await resolveSessionSecret(config.sessionSecret, config.dataDir);
   const cleanups: Array<() => Promise<void>> = [];
+  const observability = assembleObservability(config);
   try {
-    const live = await openLiveStore({
+    const live = observability.observeLive(await openLiveStore({
       redisUrl: config.redisUrl,
       redisPrefix: config.redisPrefix,
       dataDir: config.dataDir,
       commandTimeoutMs: config.redisTimeoutMs,
       onError: (error) => logger.error({ err: error }, 'live store error'),
-    });
+    }));
     cleanups.unshift(() => live.close());
     const dbStarted = performance.now();
-    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, timeoutMs: config.databaseTimeoutMs });
+    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, timeoutMs: config.databaseTimeoutMs, onQuery: observability.onQuery });
     cleanups.unshift(() => db.close());
     const dbOpened = performance.now();
     await db.migrate();
@@ -188,6 +192,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const notifications = await assembleNotifications({ config, db, sessionSecret, clock, logger });
     // Runs before the database closes: a delivery in flight records its outcome first.
     cleanups.unshift(() => notifications.close());
+    observability.metrics.setOutboxBacklog(() => notifications.backlog());
     const reservationRepository = new ReservationRepository(db);
     const engines = await startLobbyServices({
       lobbyNotices: notifications.lobbyNotices,
@@ -211,11 +216,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const teamsArea = assembleTeams({ db, clock, authenticate: identity.authenticate, approvals: approvalsArea, competitions: options.teamCompetitions });
     const isTrustedProxy = trustedProxyMatcher(config.trustProxy);
     const userLimits = new UserActionLimit(live, clock, refuseWithHttpError, userActionLimits(config.userRateLimits));
-    const commandGate = (type: string, caller: Caller) => userLimits.check(type, caller);
+    const { engine: lobbies, gate: commandGate } = observability.observeLobbyCommands(engines.lobbies, (type: string, caller: Caller) => userLimits.check(type, caller));
+    observability.observeSockets(() => sockets.io.engine.clientsCount);
+    const clientLogs = observability.clientLogs({ db, live, clock, sessionSecret, logger, authenticate: identity.authenticate, optionalSession: identity.authenticator.optionalSession });
+    cleanups.unshift(() => clientLogs.close());
     sockets.serve({
       lobbies: engines.lobbies,
       // The REST routes' own command table, gate and credential check: a socket command answers exactly as its route does.
-      runCommand: (code, name, body, caller) => runLobbyCommand(engines.lobbies, code, name, body as never, caller, commandGate),
+      runCommand: (code, name, body, caller) => runLobbyCommand(lobbies, code, name, body as never, caller, commandGate),
       authenticate: identity.authenticator.authenticateRecent,
       errorStatus: toHttpError,
       presence,
@@ -242,7 +250,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       onError: (error) => logger.error({ err: error }, 'map upload failed'),
     });
     // The hot path: lobby commands on native routes, the same contracts and checks as their express bindings.
-    installLobbyCommandRoutes(uws, engines.lobbies, { authenticate: identity.authenticator.authenticateRecent, inFlight, logger }, commandGate);
+    installLobbyCommandRoutes(uws, lobbies, { authenticate: identity.authenticator.authenticateRecent, inFlight, logger }, commandGate);
+    clientLogs.install(uws, { authenticate: identity.authenticate, inFlight, logger });
     installBodySizeGuard(uws);
     if (options.rawPublicRoutes !== false) {
       installRawPublicRoutes(uws, publicReads, (error) => logger.error({ err: error }, 'public read failed'));
@@ -256,7 +265,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         publicRouter(publicReads, anonymous),
         ...identityRoutes.routers,
         // Lobby commands are the hot path: their session user's row may be up to half a second old.
-        lobbyRouter(engines.lobbies, identity.authenticator.authenticateRecent, commandGate),
+        lobbyRouter(lobbies, identity.authenticator.authenticateRecent, commandGate),
         partyRouter(engines.parties, identity.authenticate, identity.authenticator.optionalSession),
         pointsRouter({ authenticate: identity.authenticate, points, cache: publicReads.cache, invalidate: pointsChanged }),
         serversRouter(maps, servers.reservations, identity.authenticate),
@@ -268,6 +277,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         community.router,
         teamsArea.router,
         approvalsArea.router,
+        clientLogs.router,
         // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.
         identityRoutes.last,
       ],
@@ -288,6 +298,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       live,
       servers,
       notifications,
+      metrics: observability.metrics,
       close: () =>
         (closing ??= (async () => {
           listening.stopAccepting();

@@ -4,6 +4,7 @@ import { HttpError } from '../http-error';
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/;
+const TEXT_PLAIN = /^text\/plain\s*(?:;|$)/;
 
 /**
  * A request's body as JSON, from its method, Content-Type and the raw text (already buffered,
@@ -13,12 +14,16 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/;
  * text/plain) is the one kind of cross-site request a browser sends without asking, so these
  * routes never take one (CSRF, with the Origin rule in src/identity/request-site.ts). The express
  * middleware below and the native command routes (rest/native-route-binder.ts) both read bodies here.
+ * `textPlainJson`: the one exception, a sink that changes nothing a user owns (POST /api/logs/client)
+ * also reads JSON sent as text/plain, which is what `navigator.sendBeacon` sends.
  */
-export function parseJsonBody(method: string, contentType: string | undefined, raw: string): unknown {
+export function parseJsonBody(method: string, contentType: string | undefined, raw: string, textPlainJson = false): unknown {
   if (BODYLESS.has(method)) return {};
   const type = String(contentType ?? '').trim().toLowerCase();
   if (type === '' && raw === '') return {};
-  if (!JSON_TYPE.test(type)) throw new HttpError(415, 'request body must be application/json');
+  if (!JSON_TYPE.test(type) && !(textPlainJson && TEXT_PLAIN.test(type))) {
+    throw new HttpError(415, textPlainJson ? 'request body must be application/json or text/plain' : 'request body must be application/json');
+  }
   if (raw.trim() === '') return {};
   try {
     return JSON.parse(raw);

@@ -17,6 +17,7 @@ import { notificationsRoutes } from './notifications-routes';
 import { communityRoutes } from './community-routes';
 import { teamsRoutes } from './teams-routes';
 import { approvalsRoutes } from './approvals-routes';
+import { observabilityRoutes } from './observability-routes';
 
 /** Every route the server registers; the OpenAPI document is built from this list. */
 export const allRoutes: RouteContract[] = [
@@ -39,4 +40,5 @@ export const allRoutes: RouteContract[] = [
   ...Object.values(communityRoutes),
   ...Object.values(teamsRoutes),
   ...Object.values(approvalsRoutes),
+  ...Object.values(observabilityRoutes),
 ];

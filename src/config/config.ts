@@ -117,6 +117,9 @@ const EnvSchema = v.object({
     '0',
   ),
   COMMAND_RATE_LIMIT: perTenSeconds('COMMAND_RATE_LIMIT', '60'),
+  CLIENT_LOG_RATE_LIMIT: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,6}$/, 'CLIENT_LOG_RATE_LIMIT must be a whole number from 1 to 9999999'), v.transform(Number)), '30'),
+  CLIENT_LOG_RETENTION_DAYS: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,3}$/, 'CLIENT_LOG_RETENTION_DAYS must be a whole number of days from 1 to 9999'), v.transform(Number)), '14'),
+  METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'METRICS_TOKEN must be at least 16 characters'))),
   LOG_LEVEL: v.optional(
     v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'),
     'info',
@@ -176,6 +179,10 @@ export interface Config {
   deadlineLeaseMs: number;
   /** Chat-platform notifications (src/notifications/notify-config.ts). */
   notify: NotifyConfig;
+  /** Client logs (POST /api/logs/client): requests a minute per client address and per user; days rows are kept. */
+  clientLogs: { ratePerMinute: number; retentionDays: number };
+  /** Set: /metrics needs it as a Bearer token. Unset: /metrics answers loopback addresses only. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -275,5 +282,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     deadlineLeaseMs: e.DEADLINE_LEASE_MS,
     notify: notifyConfig(e),
+    clientLogs: { ratePerMinute: e.CLIENT_LOG_RATE_LIMIT, retentionDays: e.CLIENT_LOG_RETENTION_DAYS },
+    metricsToken: e.METRICS_TOKEN,
   };
 }

@@ -1,5 +1,6 @@
 import { Migrator } from '@mikro-orm/migrations';
-import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
+import { DefaultLogger, MikroORM, type EntityManager } from '@mikro-orm/postgresql';
+import { QueryTimingLogger, type QueryObserver } from '../observability/query-timing-logger';
 import type { Logger } from 'pino';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
 import { entities } from './entities';
@@ -52,6 +53,8 @@ export interface OpenDatabaseOptions {
    * of holding them. 0: no bound (tools and test set-up, which may drop a database under load).
    */
   timeoutMs?: number;
+  /** Told of every statement run, with its duration and whether it failed (the metrics). */
+  onQuery?: QueryObserver;
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
@@ -79,6 +82,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       allowGlobalContext: false,
       debug: false,
       logger: (message) => options.logger.debug({ orm: message }, 'orm'),
+      ...(options.onQuery ? { loggerFactory: (loggerOptions) => new QueryTimingLogger(DefaultLogger.create(loggerOptions), options.onQuery!) } : {}),
     });
     return databaseOver(orm, embedded, options.logger);
   } catch (error) {

@@ -25,6 +25,7 @@ describe('migrations', () => {
       'approvals',
       'bans',
       'changelog_entries',
+      'client_logs',
       'community_categories',
       'community_post_edits',
       'community_posts',

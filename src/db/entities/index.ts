@@ -30,6 +30,7 @@ import { Team } from './team';
 import { TeamMembership } from './team-membership';
 import { TeamInvite } from './team-invite';
 import { Approval } from './approval';
+import { ClientLog } from './client-log';
 
 export { Announcement, ApiKey, ApiKeyAudit, Ban, ChangelogEntry, LobbyRecord, Match, MatchPlayer, PremiumGrant, User };
 export { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog };
@@ -40,6 +41,7 @@ export { GiftCode, PremiumOrder };
 export { CommunityCategory, CommunityPost, CommunityPostEdit, CommunityReport, CommunityThread };
 export { Team, TeamMembership, TeamInvite };
 export { Approval };
+export { ClientLog };
 
 /** Every entity, listed by hand: folder discovery is not used (it breaks on Node 20). */
 export const entities = [
@@ -79,4 +81,5 @@ export const entities = [
   TeamMembership,
   TeamInvite,
   Approval,
+  ClientLog,
 ] as const;

@@ -6,6 +6,7 @@ import { GameServers } from './0004-game-servers';
 import { MapsSchema } from './0005-maps';
 import { PointsSchema } from './0007-points';
 import { CommunitySchema } from './0012-community';
+import { ClientLogsSchema } from './0013-client-logs';
 import { PremiumOrdersAndGiftCodes } from './0006-premium-orders-and-gift-codes';
 import { NotificationsSchema } from './0014-notifications';
 import { TeamsAndApprovals } from './0009-teams-and-approvals';
@@ -24,5 +25,6 @@ export const migrations: MigrationObject[] = [
   { name: '0008_admin', class: AdminSchema },
   { name: '0009_teams_and_approvals', class: TeamsAndApprovals },
   { name: '0012_community', class: CommunitySchema },
+  { name: '0013_client_logs', class: ClientLogsSchema },
   { name: '0014_notifications', class: NotificationsSchema },
 ];
