@@ -84,7 +84,7 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
       io.use(authenticateHandshake(services.resolveCredential, readCredentials, options.logger, services.errorStatus));
       io.on('connection', (socket) => {
         (io.of('/').adapter as unknown as RecoveringAdapter).resume(socket as never);
-        guardSocketEvents(socket, MAX_EVENT_BYTES);
+        guardSocketEvents(socket, MAX_EVENT_BYTES, (error) => options.logger.error({ err: error, socketId: socket.id }, 'socket event guard failed; socket dropped'));
         handleLobbyEvents(socket, services, readCredentials, options.logger);
       });
       stopPresence = keepSessionsOnline(io, services.presence, options.logger);
