@@ -138,10 +138,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const pointsChanged = () => engines.invalidate('points');
     const shop = pointsShop(points, config.points.customAvatarCost, pointsChanged);
     const identityRoutes = identityRouters({ identity, config, users, presence, clock, logger, shop });
+    const isTrustedProxy = trustedProxyMatcher(config.trustProxy);
     // socket.io before the REST app, so its /socket.io/* routes win over express's catch-all.
     const sockets = await attachSocketServer(uws, {
       logger,
       publicUrl: config.publicUrl,
+      limits: { ...config.socketLimits, addressOf: (peer, forwardedFor) => clientAddress(peer, forwardedFor, isTrustedProxy) },
     });
     cleanups.unshift(() => sockets.close());
     const mapStorage = await openMapStore(config);
@@ -193,8 +195,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const admin = createAdmin({
       db, users, lobbies: engines.lobbies, reservations: reservationRepository, invalidate: engines.invalidate, bansChanged: engines.bansChanged, clock,
     });
-    const isTrustedProxy = trustedProxyMatcher(config.trustProxy);
-    const userLimits = new UserActionLimit(live, clock, refuseWithHttpError, userActionLimits(config.userRateLimits));
+    const userLimits = new UserActionLimit(live, clock, refuseWithHttpError, userActionLimits(config.userRateLimits, config.lobbyCreatesPerMinute));
     const commandGate = (type: string, caller: Caller) => userLimits.check(type, caller);
     sockets.serve({
       lobbies: engines.lobbies,

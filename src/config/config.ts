@@ -111,6 +111,10 @@ const EnvSchema = v.object({
   DEADLINE_LEASE_MS: milliseconds('DEADLINE_LEASE_MS', '10000'),
   CHAT_RATE_LIMIT: perTenSeconds('CHAT_RATE_LIMIT', '20'),
   COMMAND_RATE_LIMIT: perTenSeconds('COMMAND_RATE_LIMIT', '60'),
+  // Same shape of number, other units: creations per minute, sockets, subscriptions.
+  LOBBY_CREATE_RATE_LIMIT: perTenSeconds('LOBBY_CREATE_RATE_LIMIT', '10'),
+  SOCKETS_PER_ADDRESS: perTenSeconds('SOCKETS_PER_ADDRESS', '200'),
+  SUBSCRIPTIONS_PER_SOCKET: perTenSeconds('SUBSCRIPTIONS_PER_SOCKET', '50'),
   LOG_LEVEL: v.optional(
     v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'),
     'info',
@@ -157,6 +161,10 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   /** Per-user limits per 10 s (src/identity/user-action-limit.ts): chat messages, other lobby commands. */
   userRateLimits: { chat: number; command: number };
+  /** Lobbies one user may create per minute, all instances together. */
+  lobbyCreatesPerMinute: number;
+  /** Open sockets from one client address on one instance (generous: many players share a NAT), and lobby rooms one socket may be in. */
+  socketLimits: { perAddress: number; subscriptionsPerSocket: number };
   /** How long one live-store call may wait for Redis before it answers 503. */
   redisTimeoutMs: number;
   /** Bound on connecting to Postgres and on one statement; past it the request answers 503. Unset: 3 s (server), 30 s (embedded). */
@@ -258,6 +266,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     seedDemoData: e.SEED_DEMO_DATA === 'auto',
     logLevel: e.LOG_LEVEL,
     userRateLimits: { chat: e.CHAT_RATE_LIMIT, command: e.COMMAND_RATE_LIMIT },
+    lobbyCreatesPerMinute: e.LOBBY_CREATE_RATE_LIMIT,
+    socketLimits: { perAddress: e.SOCKETS_PER_ADDRESS, subscriptionsPerSocket: e.SUBSCRIPTIONS_PER_SOCKET },
     redisTimeoutMs: e.REDIS_TIMEOUT_MS,
     databaseTimeoutMs: e.DATABASE_TIMEOUT_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
