@@ -28,6 +28,7 @@ import { createIdentity } from './identity/identity-services';
 import type { LiveStore } from './live/live-store';
 import { openLiveStore } from './live/open-live-store';
 import { createLogger } from './observability/logger';
+import { installLastResort } from './observability/last-resort';
 import { durablePublicSource } from './public-reads/durable-public-source';
 import { PublicReads } from './public-reads/public-reads';
 import { SerializedCache } from './public-reads/serialized-cache';
@@ -291,6 +292,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const server = await startServer({ config });
+  installLastResort(process, server.logger);
   const stop = (signal: string) => {
     server.logger.info({ signal }, 'shutting down');
     // The last resort: whatever still holds the process (a socket that never closes), it exits.
