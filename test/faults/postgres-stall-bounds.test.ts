@@ -1,0 +1,65 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { nextPlatformId, Player } from '../api/lobby/lobby-client';
+import { startTestServerWithLogin, type TestServerWithLogin } from '../support/login';
+import { figure, timed, until } from '../support/timing';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
+import { createTestDatabase, type TestDatabase } from '../support/test-database';
+
+/**
+ * Issue 21, item 3: with Postgres stalled (connections open, no answers), a request that makes
+ * several database calls used to wait out the bound once per call (join 9 s, /auth/me 7 s with a
+ * 3 s bound). After the first call meets the stall, the rest fail at once: each answer is a 503
+ * with Retry-After within about one bound.
+ */
+const BOUND_MS = 1_000;
+/** One bound (plus the client-side read timeout's 500 ms margin) and scheduling on a busy box. */
+const WITHIN_MS = BOUND_MS + 1_500;
+
+describe('every request bounded while Postgres is stalled', () => {
+  let target: TestDatabase;
+  let proxy: TcpProxy;
+  let server: TestServerWithLogin;
+  let host: Player;
+  let guest: Player;
+  let code: string;
+
+  beforeAll(async () => {
+    target = await createTestDatabase();
+    proxy = await startTcpProxy(target.url);
+    server = await startTestServerWithLogin({ DATABASE_URL: proxy.url, DATABASE_TIMEOUT_MS: String(BOUND_MS) });
+    const login = async () => {
+      const { cookie, user } = await server.login(nextPlatformId());
+      return new Player(server.url, cookie, user);
+    };
+    [host, guest] = [await login(), await login()];
+    const created = await host.post('/api/lobbies', {});
+    expect(created.status).toBe(200);
+    code = created.body.code;
+  }, 60_000);
+  afterEach(async () => {
+    proxy.restore();
+    await until('Postgres routes answer again', async () => ((await fetch(`${server.url}/readyz`)).status === 200 ? true : null), 10_000);
+  });
+  afterAll(async () => {
+    proxy?.restore();
+    await server?.close();
+    await proxy?.close();
+    await target?.drop();
+  });
+
+  const cases: Array<[string, () => Promise<{ status: number; headers?: Headers }>]> = [
+    ['a join', () => guest.post(`/api/lobbies/${code}/join`)],
+    ['/auth/me', () => fetch(`${server.url}/auth/me`, { headers: { cookie: guest.cookie } })],
+    ['a lobby create', () => guest.post('/api/lobbies', {})],
+    ['the public summary', () => fetch(`${server.url}/api/public/summary`)],
+  ];
+  for (const [name, send] of cases) {
+    it(`answers ${name} 503 within one bound`, async () => {
+      proxy.silence();
+      const { ms, value } = await timed(send);
+      figure(`Postgres stalled (DATABASE_TIMEOUT_MS=${BOUND_MS}): ${name} answered ${value.status} in`, ms);
+      expect(value.status).toBe(503);
+      expect(ms).toBeLessThan(WITHIN_MS);
+    });
+  }
+});
