@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { nextPlatformId, Player } from '../api/lobby/lobby-client';
-import { startTestServerWithLogin, type TestServerWithLogin } from '../support/login';
+import { startLogin, startTestServerWithLogin, type TestServerWithLogin } from '../support/login';
 import { figure, timed, until } from '../support/timing';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
@@ -62,4 +62,18 @@ describe('every request bounded while Postgres is stalled', () => {
       expect(ms).toBeLessThan(WITHIN_MS);
     });
   }
+
+  it('answers a login whose database steps cannot run with a 503 page and Retry-After, not a redirect', async () => {
+    server.provider.nextLogin(nextPlatformId());
+    const { toProvider, stateCookie } = await startLogin(server);
+    const back = new URL((await fetch(toProvider, { redirect: 'manual' })).headers.get('location')!);
+    proxy.silence();
+    const { ms, value } = await timed(() => fetch(new URL(back.pathname + back.search, server.url), { redirect: 'manual', headers: { cookie: stateCookie } }));
+    figure(`Postgres stalled (DATABASE_TIMEOUT_MS=${BOUND_MS}): login callback answered ${value.status} in`, ms);
+    expect(value.status).toBe(503);
+    expect(value.headers.get('retry-after')).toBe('1');
+    expect(value.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await value.text()).toContain('Login is unavailable for a moment');
+    expect(ms).toBeLessThan(WITHIN_MS);
+  });
 });
