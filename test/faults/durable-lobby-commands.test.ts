@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nextPlatformId, Player } from '../api/lobby/lobby-client';
+import type { Player } from '../api/lobby/lobby-client';
 import { captureLogs, type CapturedLogs } from '../support/log-capture';
-import { startTestServerWithLogin, type TestServerWithLogin } from '../support/login';
+import type { TcpProxy } from '../support/tcp-proxy';
 import { figure, timed, until } from '../support/timing';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { startServerBehindProxy, type ServerBehindProxy } from './support/postgres-behind-proxy';
 
 /**
  * Issue 21, item 1: a lobby command's durable part (membership, phase) is written before it is
@@ -13,20 +12,15 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database'
  * written by the retry once Postgres answers, as is a write-behind change made meanwhile.
  */
 describe('lobby commands while Postgres is silent', () => {
-  let target: TestDatabase;
+  let world: ServerBehindProxy;
   let proxy: TcpProxy;
-  let server: TestServerWithLogin;
   let host: Player;
   let code: string;
   let logs: CapturedLogs;
   const failedWrites = () => logs.lines().filter((line) => line.includes('saving lobby records failed; retrying')).length;
-
-  const login = async () => {
-    const { cookie, user } = await server.login(nextPlatformId());
-    return new Player(server.url, cookie, user);
-  };
+  const login = () => world.login();
   const record = async (lobby: string) => {
-    const [row] = await target.db.em().execute<Array<{ snapshot: { pool: number[]; version: number } }>>(
+    const [row] = await world.target.db.em().execute<Array<{ snapshot: { pool: number[]; version: number } }>>(
       'select snapshot from lobby_records where code = ?',
       [lobby],
     );
@@ -34,21 +28,15 @@ describe('lobby commands while Postgres is silent', () => {
   };
 
   beforeAll(async () => {
-    target = await createTestDatabase();
-    proxy = await startTcpProxy(target.url);
     logs = captureLogs('warn');
-    server = await startTestServerWithLogin({ DATABASE_URL: proxy.url, DATABASE_TIMEOUT_MS: '1000' }, { logger: logs.logger });
+    world = await startServerBehindProxy(1_000, { logger: logs.logger });
+    proxy = world.proxy;
     host = await login();
     const created = await host.post('/api/lobbies', {});
     expect(created.status).toBe(200);
     code = created.body.code;
   }, 60_000);
-  afterAll(async () => {
-    proxy?.restore();
-    await server?.close();
-    await proxy?.close();
-    await target?.drop();
-  });
+  afterAll(async () => world?.close());
 
   it('answers a join whose record cannot be written 503, and writes the record once Postgres answers', async () => {
     const guest = await login();

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { nextPlatformId, Player } from '../api/lobby/lobby-client';
-import { startLogin, startTestServerWithLogin, type TestServerWithLogin } from '../support/login';
+import { nextPlatformId, type Player } from '../api/lobby/lobby-client';
+import { startLogin, type TestServerWithLogin } from '../support/login';
+import type { TcpProxy } from '../support/tcp-proxy';
 import { figure, timed, until } from '../support/timing';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { startServerBehindProxy, type ServerBehindProxy } from './support/postgres-behind-proxy';
 
 /**
  * Issue 21, item 3: with Postgres stalled (connections open, no answers), a request that makes
@@ -16,22 +16,17 @@ const BOUND_MS = 1_000;
 const WITHIN_MS = BOUND_MS + 1_500;
 
 describe('every request bounded while Postgres is stalled', () => {
-  let target: TestDatabase;
+  let world: ServerBehindProxy;
   let proxy: TcpProxy;
   let server: TestServerWithLogin;
-  let host: Player;
   let guest: Player;
   let code: string;
 
   beforeAll(async () => {
-    target = await createTestDatabase();
-    proxy = await startTcpProxy(target.url);
-    server = await startTestServerWithLogin({ DATABASE_URL: proxy.url, DATABASE_TIMEOUT_MS: String(BOUND_MS) });
-    const login = async () => {
-      const { cookie, user } = await server.login(nextPlatformId());
-      return new Player(server.url, cookie, user);
-    };
-    [host, guest] = [await login(), await login()];
+    world = await startServerBehindProxy(BOUND_MS);
+    ({ proxy, server } = world);
+    const host = await world.login();
+    guest = await world.login();
     const created = await host.post('/api/lobbies', {});
     expect(created.status).toBe(200);
     code = created.body.code;
@@ -40,12 +35,7 @@ describe('every request bounded while Postgres is stalled', () => {
     proxy.restore();
     await until('Postgres routes answer again', async () => ((await fetch(`${server.url}/readyz`)).status === 200 ? true : null), 10_000);
   });
-  afterAll(async () => {
-    proxy?.restore();
-    await server?.close();
-    await proxy?.close();
-    await target?.drop();
-  });
+  afterAll(async () => world?.close());
 
   const cases: Array<[string, () => Promise<{ status: number; headers?: Headers }>]> = [
     ['a join', () => guest.post(`/api/lobbies/${code}/join`)],
