@@ -1,4 +1,3 @@
-import { isDatabaseUnavailable } from './database-unavailable';
 
 /** How often a tripped breaker asks Postgres whether it answers again. */
 const PROBE_EVERY_MS = 250;
@@ -61,7 +60,7 @@ export class DatabaseBreaker {
   }
 
   #trip(error: unknown, connect: () => Promise<PoolClient>): void {
-    if (this.#open || !isDatabaseUnavailable(error)) return;
+    if (this.#open || !isStall(error)) return;
     this.#open = true;
     const probe = async () => {
       try {
@@ -80,6 +79,20 @@ export class DatabaseBreaker {
     };
     setTimeout(() => void probe(), PROBE_EVERY_MS).unref();
   }
+}
+
+/**
+ * Only what says the connection itself is gone or silent trips the breaker: one statement's own
+ * failure (a cancelled query, a resource limit, classes 53 and 57) says nothing of the next one.
+ */
+const STALL_MESSAGES = /Query read timeout|timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error/;
+function isStall(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (code.startsWith('08') || ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code))) return true;
+    if (STALL_MESSAGES.test(e.message)) return true;
+  }
+  return false;
 }
 
 const WATCHED = Symbol('watched by the database breaker');
