@@ -95,6 +95,8 @@ export async function startLeagueCluster(count: number, options: { redisUrl?: st
     // past the per-user limits (still checked on every command, so their cost is measured).
     COMMAND_RATE_LIMIT: '9999999',
     CHAT_RATE_LIMIT: '9999999',
+    // Its 500 subscribers all come from 127.0.0.1.
+    SOCKETS_PER_ADDRESS: '9999999',
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl, REDIS_PREFIX: redisPrefix } : {}),
   };

@@ -145,7 +145,7 @@ function restExchange(presented: PresentedSocketCredentials, route: RouteContrac
 }
 
 /** The REST path's rule: letters and digits, any case; null for what cannot name a lobby. */
-function lobbyCodeOf(raw: string): string | null {
+export function lobbyCodeOf(raw: string): string | null {
   const parsed = v.safeParse(LobbyCodeParams, { code: raw });
   return parsed.success ? parsed.output.code : null;
 }

@@ -10,6 +10,7 @@ import type { RecoveringAdapter } from './recovering-adapter';
 import { socketBroadcast } from './socket-broadcast';
 import { authenticateHandshake, credentialReader } from './socket-handshake';
 import { keepSessionsOnline } from './socket-presence';
+import { limitSocketsPerAddress, limitSubscriptions, type SocketLimits } from './socket-limits';
 import type { UwsApp } from './uws-host';
 
 export type LeagueIo = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -20,6 +21,8 @@ export interface SocketServerOptions {
   recoveryWindowMs?: number;
   /** The site's own address: pages from this origin (or the Host asked for) may use the session cookie. */
   publicUrl?: string;
+  /** Sockets per client address and lobby subscriptions per socket (unset: unlimited, for tests of other things). */
+  limits?: SocketLimits;
 }
 
 export interface LobbyServices {
@@ -82,9 +85,12 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
     serve(services) {
       const readCredentials = credentialReader(options.publicUrl);
       io.use(authenticateHandshake(services.resolveCredential, readCredentials, options.logger, services.errorStatus));
+      // Last: a handshake the credential check refused takes no place in its address's count.
+      if (options.limits) io.use(limitSocketsPerAddress(options.limits));
       io.on('connection', (socket) => {
         (io.of('/').adapter as unknown as RecoveringAdapter).resume(socket as never);
-        guardSocketEvents(socket, MAX_EVENT_BYTES);
+        guardSocketEvents(socket, MAX_EVENT_BYTES, (error) => options.logger.error({ err: error, socketId: socket.id }, 'socket event guard failed; socket dropped'));
+        if (options.limits) limitSubscriptions(socket, options.limits.subscriptionsPerSocket);
         handleLobbyEvents(socket, services, readCredentials, options.logger);
       });
       stopPresence = keepSessionsOnline(io, services.presence, options.logger);

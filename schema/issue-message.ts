@@ -34,13 +34,23 @@ export const describeIssues = (issues: readonly v.BaseIssue<unknown>[], part: st
  * one in text, so such input is refused up front as a 400 rather than failing in the database.
  */
 export function nulCharacterAt(input: unknown, path = ''): string | null {
-  if (typeof input === 'string') return input.includes('\u0000') ? path : null;
-  if (input === null || typeof input !== 'object') return null;
-  for (const [key, value] of Object.entries(input)) {
-    const here = path ? `${path}.${key}` : key;
-    if (key.includes('\u0000')) return here;
-    const found = nulCharacterAt(value, here);
-    if (found !== null) return found;
+  // Its own stack rather than recursion: whatever the nesting, the search cannot overflow.
+  const pending: Array<{ value: unknown; path: string }> = [{ value: input, path }];
+  while (pending.length > 0) {
+    const { value, path: at } = pending.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return at;
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    const children: typeof pending = [];
+    for (const [key, child] of Object.entries(value)) {
+      const here = at ? `${at}.${key}` : key;
+      if (key.includes('\u0000')) return here;
+      children.push({ value: child, path: here });
+    }
+    // Reversed onto the stack, so the first field in order is searched first, as before.
+    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]);
   }
   return null;
 }

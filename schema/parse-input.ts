@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { describeIssues, nulCharacterAt } from './issue-message';
+import { nestsDeeperThan, tooDeepMessage } from './json-depth';
 
 /** Where an input came from: a request body or a socket payload must be a JSON object; path and query parts are objects by construction. */
 export type InputPart = 'body' | 'payload' | 'query' | 'path';
@@ -24,6 +25,8 @@ export const NoBody = v.object({});
  */
 export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown, part: InputPart): Parsed<v.InferOutput<S>> {
   if ((part === 'body' || part === 'payload') && !isJsonObject(input)) return { ok: false, message: `${part} must be a JSON object` };
+  // Before any walk over the value: the NUL search and valibot recurse.
+  if (nestsDeeperThan(input)) return { ok: false, message: tooDeepMessage(part) };
   const nul = nulCharacterAt(input);
   if (nul !== null) return { ok: false, message: `${nul || part}: must not contain NUL characters` };
   const result = v.safeParse(schema, input);

@@ -28,6 +28,7 @@ import { createIdentity } from './identity/identity-services';
 import type { LiveStore } from './live/live-store';
 import { openLiveStore } from './live/open-live-store';
 import { createLogger } from './observability/logger';
+import { installLastResort } from './observability/last-resort';
 import { durablePublicSource } from './public-reads/durable-public-source';
 import { PublicReads } from './public-reads/public-reads';
 import { SerializedCache } from './public-reads/serialized-cache';
@@ -151,10 +152,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const pointsChanged = () => engines.invalidate('points');
     const shop = pointsShop(points, config.points.customAvatarCost, pointsChanged);
     const identityRoutes = identityRouters({ identity, config, users, presence, clock, logger, shop });
+    const isTrustedProxy = trustedProxyMatcher(config.trustProxy);
     // socket.io before the REST app, so its /socket.io/* routes win over express's catch-all.
     const sockets = await attachSocketServer(uws, {
       logger,
       publicUrl: config.publicUrl,
+      limits: { ...config.socketLimits, addressOf: (peer, forwardedFor) => clientAddress(peer, forwardedFor, isTrustedProxy) },
     });
     cleanups.unshift(() => sockets.close());
     const mapStorage = await openMapStore(config);
@@ -214,8 +217,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     const approvalsArea = assembleApprovals({ db, clock, authenticate: identity.authenticate });
     const teamsArea = assembleTeams({ db, clock, authenticate: identity.authenticate, approvals: approvalsArea, competitions: options.teamCompetitions });
-    const isTrustedProxy = trustedProxyMatcher(config.trustProxy);
-    const userLimits = new UserActionLimit(live, clock, refuseWithHttpError, userActionLimits(config.userRateLimits));
+    const userLimits = new UserActionLimit(live, clock, refuseWithHttpError, userActionLimits(config.userRateLimits, config.lobbyCreatesPerMinute));
     const { engine: lobbies, gate: commandGate } = observability.observeLobbyCommands(engines.lobbies, (type: string, caller: Caller) => userLimits.check(type, caller));
     observability.observeSockets(() => sockets.io.engine.clientsCount);
     const clientLogs = observability.clientLogs({ db, live, clock, sessionSecret, logger, authenticate: identity.authenticate, optionalSession: identity.authenticator.optionalSession });
@@ -328,6 +330,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const server = await startServer({ config });
+  installLastResort(process, server.logger);
   const stop = (signal: string) => {
     server.logger.info({ signal }, 'shutting down');
     // The last resort: whatever still holds the process (a socket that never closes), it exits.

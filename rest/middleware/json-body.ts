@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { nestsDeeperThan, tooDeepMessage } from '../../schema/json-depth';
 import { HttpError } from '../http-error';
 
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -25,11 +26,15 @@ export function parseJsonBody(method: string, contentType: string | undefined, r
     throw new HttpError(415, textPlainJson ? 'request body must be application/json or text/plain' : 'request body must be application/json');
   }
   if (raw.trim() === '') return {};
+  let parsed: unknown;
   try {
-    return JSON.parse(raw);
+    parsed = JSON.parse(raw);
   } catch {
     throw new HttpError(400, 'malformed JSON body');
   }
+  // Refused here, for every route (the webhook's signature check included), before anything walks it.
+  if (nestsDeeperThan(parsed)) throw new HttpError(400, tooDeepMessage('body'));
+  return parsed;
 }
 
 /** uwebsockets-express has already buffered the body into `req.body` as a string: parsed here, not through a stream parser. */

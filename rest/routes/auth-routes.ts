@@ -18,6 +18,7 @@ import {
 } from '../../src/identity/session-cookie';
 import type { SessionStore } from '../../src/identity/session-store';
 import { loadUserSelf } from '../../src/identity/user-views';
+import { toHttpError } from '../error-mapping';
 import { HttpError } from '../http-error';
 import { bindRoute, RESPONDED, type Authenticate } from '../route-binder';
 
@@ -50,6 +51,10 @@ const siteHeadersOf = (req: Request) => ({
 
 const queryOf = (req: Request) => new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
 
+const UNAVAILABLE_PAGE =
+  '<!doctype html><meta charset="utf-8"><title>Login unavailable</title>' +
+  '<h1>Login is unavailable for a moment</h1><p>The league database is not answering. Please log in again in a few seconds.</p><p><a href="/">Back to the league</a></p>';
+
 function redirect(res: Response, location: string): typeof RESPONDED {
   res.redirect(302, location);
   return RESPONDED;
@@ -72,6 +77,13 @@ export function authRouter(deps: AuthRouterDeps): Router {
     try {
       outcome = await deps.login.complete(queryOf(req), readSessionCookie(req.headers.cookie), readLoginStateCookie(req.headers.cookie));
     } catch (error) {
+      // A store that cannot answer now is said as it is, a 503 page the browser can retry, not hidden behind a redirect.
+      const mapped = toHttpError(error);
+      if (mapped?.status === 503) {
+        logger.warn({ err: error }, 'login deferred: a store is unavailable');
+        res.status(503).set({ ...mapped.headers, 'content-type': 'text/html; charset=utf-8' }).send(UNAVAILABLE_PAGE);
+        return RESPONDED;
+      }
       logger.error({ err: error }, 'login failed');
       return redirect(res, '/?login_error=server_error');
     }

@@ -12,7 +12,10 @@ import type { UwsApp } from '../../realtime/uws-host';
 /** The Lobbies tag: reads and create here; every command (cancel included) bound from its one contract. */
 export function lobbyRouter(engine: LobbyEngine, authenticate: Authenticate<Caller>, gate?: LobbyCommandGate): Router {
   const router = Router();
-  bindRoute(router, lobbyRoutes.create, authenticate, ({ body, caller }) => engine.create(caller, body));
+  bindRoute(router, lobbyRoutes.create, authenticate, async ({ body, caller }) => {
+    await gate?.('create', caller);
+    return engine.create(caller, body);
+  });
   bindRoute(router, lobbyRoutes.detail, authenticate, async ({ params }) => {
     const lobby = await engine.detail(params.code);
     if (lobby === null) throw new HttpError(404, 'lobby not found');

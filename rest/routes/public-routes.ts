@@ -8,6 +8,7 @@ import type { PublicReads } from '../../src/public-reads/public-reads';
 import type { CachedAnswer } from '../../src/public-reads/serialized-cache';
 import { endAnswer, getAndHead, pathParameterReader, type UwsApp } from '../../realtime/uws-host';
 import { framingRefusal, sendRefusal } from '../body-size-guard';
+import { toHttpError } from '../error-mapping';
 import { HttpError } from '../http-error';
 import { statusLine } from '../status-line';
 import { bindRoute, RESPONDED, type Authenticate } from '../route-binder';
@@ -110,8 +111,16 @@ export function installRawPublicRoutes(app: UwsApp, reads: PublicReads, onError:
           if (!aborted) writeAnswer(res, result, head);
         },
         (error) => {
-          onError(error);
-          if (!aborted) writeAnswer(res, { status: 500, bytes: Buffer.from('{"error":"internal error"}'), builtAt: 0 }, head);
+          // The one error mapping, as on every other route: a database that cannot answer is 503 with Retry-After.
+          const mapped = toHttpError(error);
+          if (!mapped || mapped.status >= 500) onError(error);
+          if (aborted) return;
+          if (!mapped) return writeAnswer(res, { status: 500, bytes: Buffer.from('{"error":"internal error"}'), builtAt: 0 }, head);
+          res.cork(() => {
+            res.writeStatus(statusLine(mapped.status)).writeHeader('content-type', 'application/json; charset=utf-8');
+            for (const [name, value] of Object.entries(mapped.headers)) res.writeHeader(name, value);
+            endAnswer(res, Buffer.from(JSON.stringify({ error: mapped.message })), head);
+          });
         },
       );
     });

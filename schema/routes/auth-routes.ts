@@ -24,8 +24,9 @@ export const authRoutes = {
     summary:
       'Verifies the OpenID assertion (check_authentication, return_to, op_endpoint, claimed id, nonce replay); ' +
       'requires the league_login state cookie set by /auth/platform in the same browser (else login_error=login_not_started); ' +
-      'sets the league_session cookie and redirects to /?logged_in=1, or to /?login_error=<reason> with no cookie',
-    success: redirect('To /?logged_in=1 or /?login_error=<reason>'), errors: [],
+      'sets the league_session cookie and redirects to /?logged_in=1, or to /?login_error=<reason> with no cookie; ' +
+      'a 503 HTML page with Retry-After when the database or live store cannot answer',
+    success: redirect('To /?logged_in=1 or /?login_error=<reason>'), errors: [503],
   }),
   logout: defineRoute({
     operationId: 'logout', method: 'get', path: '/auth/logout', tag, auth: [],

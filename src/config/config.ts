@@ -120,6 +120,10 @@ const EnvSchema = v.object({
   CLIENT_LOG_RATE_LIMIT: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,6}$/, 'CLIENT_LOG_RATE_LIMIT must be a whole number from 1 to 9999999'), v.transform(Number)), '30'),
   CLIENT_LOG_RETENTION_DAYS: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,3}$/, 'CLIENT_LOG_RETENTION_DAYS must be a whole number of days from 1 to 9999'), v.transform(Number)), '14'),
   METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'METRICS_TOKEN must be at least 16 characters'))),
+  // Same shape of number, other units: creations per minute, sockets, subscriptions.
+  LOBBY_CREATE_RATE_LIMIT: perTenSeconds('LOBBY_CREATE_RATE_LIMIT', '10'),
+  SOCKETS_PER_ADDRESS: perTenSeconds('SOCKETS_PER_ADDRESS', '200'),
+  SUBSCRIPTIONS_PER_SOCKET: perTenSeconds('SUBSCRIPTIONS_PER_SOCKET', '50'),
   LOG_LEVEL: v.optional(
     v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'),
     'info',
@@ -169,6 +173,10 @@ export interface Config {
   userRateLimits: { chat: number; command: number };
   /** The forum: new threads and replies per user per minute, and how many of a user's first posts wait for an admin. */
   community: { postsPerMinute: number; queueFirstPosts: number };
+  /** Lobbies one user may create per minute, all instances together. */
+  lobbyCreatesPerMinute: number;
+  /** Open sockets from one client address on one instance (generous: many players share a NAT), and lobby rooms one socket may be in. */
+  socketLimits: { perAddress: number; subscriptionsPerSocket: number };
   /** How long one live-store call may wait for Redis before it answers 503. */
   redisTimeoutMs: number;
   /** Bound on connecting to Postgres and on one statement; past it the request answers 503. Unset: 3 s (server), 30 s (embedded). */
@@ -277,6 +285,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     userRateLimits: { chat: e.CHAT_RATE_LIMIT, command: e.COMMAND_RATE_LIMIT },
     community: { postsPerMinute: e.COMMUNITY_POSTS_PER_MINUTE, queueFirstPosts: e.COMMUNITY_QUEUE_FIRST_POSTS },
+    lobbyCreatesPerMinute: e.LOBBY_CREATE_RATE_LIMIT,
+    socketLimits: { perAddress: e.SOCKETS_PER_ADDRESS, subscriptionsPerSocket: e.SUBSCRIPTIONS_PER_SOCKET },
     redisTimeoutMs: e.REDIS_TIMEOUT_MS,
     databaseTimeoutMs: e.DATABASE_TIMEOUT_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,

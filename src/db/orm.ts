@@ -1,3 +1,4 @@
+import { DatabaseBreaker, type Pool } from './database-breaker';
 import { Migrator } from '@mikro-orm/migrations';
 import { DefaultLogger, MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { QueryTimingLogger, type QueryObserver } from '../observability/query-timing-logger';
@@ -77,7 +78,13 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       // Waiting for a pooled connection, opening one, and each statement: server-side (the server
       // cancels it) and client-side (a server that went silent cannot cancel anything).
       ...(timeoutMs > 0
-        ? { driverOptions: { connectionTimeoutMillis: timeoutMs, statement_timeout: timeoutMs, query_timeout: timeoutMs + 500 } }
+        ? {
+            driverOptions: {
+              connectionTimeoutMillis: timeoutMs, statement_timeout: timeoutMs, query_timeout: timeoutMs + 500,
+              // After one call met a silent database, the next fail at once (see DatabaseBreaker).
+              onPoolCreated: (pool: Pool) => new DatabaseBreaker().attach(pool),
+            },
+          }
         : {}),
       allowGlobalContext: false,
       debug: false,

@@ -69,8 +69,8 @@ const RUNS: { [N in LobbyCommandName]: CommandRun<N> } = {
   }),
 };
 
-/** Runs before a command reaches the engine (the per-user limits); throws to refuse it. */
-export type LobbyCommandGate = (type: LobbyCommandName, caller: Caller) => Promise<void>;
+/** Runs before a command (or a lobby's creation) reaches the engine (the per-user limits); throws to refuse it. */
+export type LobbyCommandGate = (type: LobbyCommandName | 'create', caller: Caller) => Promise<void>;
 
 /**
  * Runs command `name` on lobby `code` (already parsed by the route's params schema) with a body

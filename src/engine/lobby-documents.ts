@@ -89,19 +89,35 @@ export class LobbyDocuments {
     return null;
   }
 
-  /** Postgres keeps the newest version only; a failed save is logged, the live store stays the truth. */
-  save(state: LobbyState): Promise<void> {
+  /**
+   * Writes a change of membership or phase before the command answers. Postgres keeps the newest
+   * version only. A write that fails is not dropped: the state joins the write-behind queue, which
+   * retries until Postgres takes it, and the error goes to the command, which answers it (503
+   * when Postgres is unavailable) instead of acknowledging what is not yet durable.
+   */
+  async save(state: LobbyState): Promise<void> {
     const pending = this.#later.get(state.code);
     if (pending && pending.version <= state.version) this.#later.delete(state.code);
-    return this.#write([state]);
+    try {
+      await this.#write([state]);
+    } catch (error) {
+      this.logger.error({ err: error, code: state.code }, 'saving the lobby record failed; retrying behind');
+      this.#retryLater([state]);
+      throw error;
+    }
   }
 
   async #write(states: LobbyState[]): Promise<void> {
-    try {
-      await this.records.saveMany(states.map((state) => ({ code: state.code, phase: state.phase, hostId: state.hostId, version: state.version, snapshot: state })));
-    } catch (error) {
-      this.logger.error({ err: error, codes: states.map((state) => state.code) }, 'saving the lobby record failed');
+    await this.records.saveMany(states.map((state) => ({ code: state.code, phase: state.phase, hostId: state.hostId, version: state.version, snapshot: state })));
+  }
+
+  /** Puts states back in the write-behind queue (unless a newer one is there) and retries after a pause. */
+  #retryLater(states: LobbyState[]): void {
+    for (const state of states) {
+      const pending = this.#later.get(state.code);
+      if (!pending || pending.version < state.version) this.#later.set(state.code, state);
     }
+    this.#timer ??= setTimeout(() => void this.flush(), RETRY_MS).unref();
   }
 
   readonly #later = new Map<string, LobbyState>();
@@ -130,10 +146,20 @@ export class LobbyDocuments {
     this.#later.clear();
     // One statement for all of them: a flush of many lobbies at once was a burst of queries
     // that held the event loop for milliseconds every WRITE_BEHIND_MS.
-    this.#flushing = this.#flushing.then(() => this.#write(due));
+    this.#flushing = this.#flushing.then(() =>
+      due.length === 0
+        ? undefined
+        : this.#write(due).catch((error: unknown) => {
+            // Nothing written is given up: the states wait for the next try (see save).
+            this.logger.error({ err: error, codes: due.map((state) => state.code) }, 'saving lobby records failed; retrying');
+            this.#retryLater(due);
+          }),
+    );
     return this.#flushing;
   }
 }
 
 /** How long a write-behind save may wait (see LobbyDocuments.saveSoon). */
 export const WRITE_BEHIND_MS = 250;
+/** How long a failed lobby record write waits before it is tried again. */
+const RETRY_MS = 1_000;

@@ -14,19 +14,26 @@ export interface WindowLimit {
  * across instances; documented in the README.
  */
 export const USER_ACTION_WINDOW_MS = 10_000;
-export const USER_ACTION_LIMITS: Record<'chat' | 'command', WindowLimit> = {
+/** Lobby creation is counted per minute: a person creates one now and then, a create/cancel loop dozens a second. */
+export const LOBBY_CREATE_WINDOW_MS = 60_000;
+type UserAction = 'chat' | 'command' | 'create';
+export const USER_ACTION_LIMITS: Record<UserAction, WindowLimit> = {
   chat: { limit: 20, windowMs: USER_ACTION_WINDOW_MS },
   command: { limit: 60, windowMs: USER_ACTION_WINDOW_MS },
+  create: { limit: 10, windowMs: LOBBY_CREATE_WINDOW_MS },
 };
 
-/** The limits from configuration (CHAT_RATE_LIMIT, COMMAND_RATE_LIMIT: per 10 s). */
-export const userActionLimits = (perTenSeconds: { chat: number; command: number }): Record<'chat' | 'command', WindowLimit> => ({
+/** The limits from configuration (CHAT_RATE_LIMIT, COMMAND_RATE_LIMIT: per 10 s; LOBBY_CREATE_RATE_LIMIT: per minute). */
+export const userActionLimits = (perTenSeconds: { chat: number; command: number }, createsPerMinute = USER_ACTION_LIMITS.create.limit): Record<UserAction, WindowLimit> => ({
   chat: { limit: perTenSeconds.chat, windowMs: USER_ACTION_WINDOW_MS },
   command: { limit: perTenSeconds.command, windowMs: USER_ACTION_WINDOW_MS },
+  create: { limit: createsPerMinute, windowMs: LOBBY_CREATE_WINDOW_MS },
 });
 
+const WHAT: Record<UserAction, string> = { chat: 'chat messages', command: 'lobby commands', create: 'lobby creations' };
+
 /**
- * The gate both doors pass before a lobby command runs (runLobbyCommand). A refusal is thrown
+ * The gate both doors pass before a lobby command runs (runLobbyCommand), and lobby creation. A refusal is thrown
  * as the HTTP layer's error (429 with Retry-After), which the socket door answers as
  * `{error, status: 429}`.
  */
@@ -40,12 +47,11 @@ export class UserActionLimit {
 
   async check(type: string, caller: Caller): Promise<void> {
     if (caller.user === null) return;
-    const kind = type === 'chat' ? 'chat' : 'command';
+    const kind: UserAction = type === 'chat' || type === 'create' ? type : 'command';
     const { limit, windowMs } = this.limits[kind];
     const verdict = await hitSlidingWindow(this.live, `ratelimit:user:${caller.user.id}:${kind}`, this.clock(), windowMs, limit);
     if (!verdict.allowed) {
-      const what = kind === 'chat' ? 'chat messages' : 'lobby commands';
-      throw this.refuse(429, `rate limit exceeded: ${limit} ${what} per ${windowMs / 1000} s`, { 'Retry-After': String(verdict.retryAfterS) });
+      throw this.refuse(429, `rate limit exceeded: ${limit} ${WHAT[kind]} per ${windowMs / 1000} s`, { 'Retry-After': String(verdict.retryAfterS) });
     }
   }
 }

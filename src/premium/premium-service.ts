@@ -42,8 +42,9 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
 /**
  * Premium purchases and gift codes over PayPal Orders v2. An order is recorded when created and
  * completed once, by whichever of the capture route and PayPal's webhook arrives first
- * (PremiumOrderRepository.complete); capture calls reuse one PayPal-Request-Id per order, so two
- * instances capturing at once, or a retry after a lost answer, get PayPal's one capture back.
+ * (PremiumOrderRepository.complete). Each capture attempt has its own PayPal-Request-Id, reused
+ * only for the client's retry of a try that got no answer; two instances capturing at once, or a
+ * retry after a lost answer, meet ORDER_ALREADY_CAPTURED and complete from PayPal's record.
  */
 export class PremiumService {
   constructor(private readonly deps: PremiumServiceDeps) {}
@@ -157,8 +158,11 @@ export class PremiumService {
 
   private async captureAtPayPal(order: PremiumOrderRecord, via: 'capture' | 'webhook'): Promise<GiftCodeRecord[]> {
     const paypal = this.paypal();
-    // One request id per order: every try, on any instance, gets PayPal's one capture back.
-    const result = await paypal.captureOrder(order.id, `capture-${order.id}`);
+    // A new request id per attempt: PayPal answers a repeated id with its first answer, so one
+    // kept per order would answer ORDER_NOT_APPROVED forever after an early try. The client reuses
+    // it only to retry a try that got no answer; a capture that went through meanwhile (another
+    // instance, a lost answer) comes back ORDER_ALREADY_CAPTURED and is read below.
+    const result = await paypal.captureOrder(order.id, `capture-${randomUUID()}`);
     if (result.kind === 'not_approved') throw new DomainError('payment_required', 'the buyer has not approved this order at PayPal yet');
     let capture: CompletedCapture;
     if (result.kind === 'captured') capture = result.capture;

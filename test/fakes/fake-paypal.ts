@@ -148,14 +148,18 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
     return true;
   };
 
-  /** Create and capture: the same PayPal-Request-Id gets the first answer again, without acting twice. */
+  /**
+   * Create and capture: the same PayPal-Request-Id gets the first answer again, without acting
+   * twice, a refusal (422 ORDER_NOT_APPROVED) as much as a success, as PayPal does; only a 5xx is
+   * not kept, so a retry of a failed try acts.
+   */
   const idempotent = (request: IncomingMessage, response: ServerResponse, call: FakeCall, act: () => { status: number; body: unknown }) => {
     const requestId = request.headers['paypal-request-id'];
     const key = typeof requestId === 'string' ? `${call}:${requestId}` : null;
     let answer: { status: number; body: unknown } | undefined;
     const work = () => {
       answer = (key ? replays.get(key) : undefined) ?? act();
-      if (key && answer.status < 300) replays.set(key, answer);
+      if (key && answer.status < 500) replays.set(key, answer);
     };
     // A fault is the network's or PayPal's front door: it can meet a replay as well as a first try.
     if (faulted(call, response, work)) return;

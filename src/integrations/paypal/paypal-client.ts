@@ -96,7 +96,11 @@ export class PayPalClient {
     return { id: order.id, approvalUrl: approval.href };
   }
 
-  /** Captures an approved order. `requestId` must be the same on every try for one order. */
+  /**
+   * Captures an approved order. `requestId` is this attempt's: it is reused here only to retry a
+   * try that got no answer (timeout, 5xx). PayPal answers a repeated id with its first answer, a
+   * refusal too, so the caller takes a new one for every attempt.
+   */
   async captureOrder(orderId: string, requestId: string): Promise<CaptureResult> {
     const answer = await this.api('POST', `/v2/checkout/orders/${encodeURIComponent(orderId)}/capture`, {}, requestId);
     if (answer.status === 200 || answer.status === 201) return { kind: 'captured', capture: completedCapture(parse(Order, answer.body, 'capture')) };
