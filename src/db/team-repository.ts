@@ -179,8 +179,8 @@ export class TeamRepository {
     const rows = await em.execute<SummaryRow[]>(
       `select t.id, t.name, t.tag, t.leader_id,
          (select count(*)::int from team_memberships m where m.team_id = t.id and m.left_at is null) as member_count
-       from teams t where t.id = any(?)`,
-      [[...teamIds]],
+       from teams t where t.id = any(string_to_array(?, ',')::int[])`,
+      [teamIds.join(',')],
     );
     return new Map(rows.map((r) => [r.id, toSummary(r)]));
   }
