@@ -2,6 +2,7 @@ import { ChangelogEntry, Announcement } from './entities';
 import { MatchRepository, type MatchReport } from './match-repository';
 import type { Database } from './orm';
 import { PointsRepository } from './points-repository';
+import { seedDemoTeams } from './seed-teams';
 import { UsersRepository } from './users-repository';
 
 const DEMO_PLAYERS = [
@@ -72,6 +73,7 @@ export async function seedDemoData(db: Database, now: Date): Promise<void> {
   }
 
   await dressUp(db, ids);
+  await seedDemoTeams(db, ids, now);
 
   const em = db.em();
   CHANGELOG.forEach((entry, i) => {
