@@ -7,6 +7,8 @@ const KNOWN_EVENTS: ReadonlySet<string> = new Set<keyof ClientToServerEvents>([
   'lobby:unsubscribe',
   'lobbies:subscribe',
   'lobby:command',
+  'team:subscribe',
+  'team:unsubscribe',
 ]);
 
 /**

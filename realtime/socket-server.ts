@@ -13,6 +13,7 @@ import { keepSessionsOnline } from './socket-presence';
 import type { UwsApp } from './uws-host';
 
 export type LeagueIo = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+export type LeagueSocket = Parameters<Parameters<LeagueIo['on']>[1]>[0];
 
 export interface SocketServerOptions {
   logger: Logger;
@@ -38,6 +39,8 @@ export interface SocketServer {
   broadcast: LobbyBroadcast;
   /** Starts answering socket events; call once the lobby engine exists (before listening). */
   serve(services: LobbyServices): void;
+  /** More events on every socket (an area's own `realtime/<area>-socket-handlers.ts`); call before `serve`. */
+  handle(register: (socket: LeagueSocket) => void): void;
   /** Disconnects every socket; safe to call twice. */
   close(): Promise<void>;
 }
@@ -76,9 +79,11 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
   let stopPresence: (() => void) | undefined;
   let closing: Promise<void> | undefined;
   const broadcast = socketBroadcast(io);
+  const areaHandlers: Array<(socket: LeagueSocket) => void> = [];
   return {
     io,
     broadcast,
+    handle: (register) => void areaHandlers.push(register),
     serve(services) {
       const readCredentials = credentialReader(options.publicUrl);
       io.use(authenticateHandshake(services.resolveCredential, readCredentials, options.logger, services.errorStatus));
@@ -86,6 +91,7 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
         (io.of('/').adapter as unknown as RecoveringAdapter).resume(socket as never);
         guardSocketEvents(socket, MAX_EVENT_BYTES);
         handleLobbyEvents(socket, services, readCredentials, options.logger);
+        for (const register of areaHandlers) register(socket);
       });
       stopPresence = keepSessionsOnline(io, services.presence, options.logger);
     },

@@ -199,7 +199,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       db, users, lobbies: engines.lobbies, reservations: reservationRepository, invalidate: engines.invalidate, bansChanged: engines.bansChanged, clock,
     });
     const approvalsArea = assembleApprovals({ db, clock, authenticate: identity.authenticate });
-    const teamsArea = assembleTeams({ db, clock, authenticate: identity.authenticate, approvals: approvalsArea, competitions: options.teamCompetitions });
+    const teamsArea = await assembleTeams({
+      db, clock, authenticate: identity.authenticate, approvals: approvalsArea, competitions: options.teamCompetitions,
+      realtime: { live, sockets, onError: (error) => logger.error({ err: error }, 'team feed failed') },
+    });
+    cleanups.unshift(() => teamsArea.close());
     const isTrustedProxy = trustedProxyMatcher(config.trustProxy);
     const userLimits = new UserActionLimit(live, clock, refuseWithHttpError, userActionLimits(config.userRateLimits));
     const commandGate = (type: string, caller: Caller) => userLimits.check(type, caller);
