@@ -78,7 +78,11 @@ export class TeamRepository {
     return row.id;
   }
 
-  /** Writes what a rule decided: `after` is the rule's new state, `events` what changed. */
+  /**
+   * Writes what a rule decided: `after` is the rule's new state, `events` what changed. An interval
+   * never ends before it began, whatever two instances' clocks say (a join committed while this
+   * change waited for the lock may carry a later time than `now`).
+   */
   static async applyIn(em: EntityManager, after: TeamState, events: readonly TeamEvent[], now: Date): Promise<void> {
     for (const event of events) {
       switch (event.type) {
@@ -93,7 +97,7 @@ export class TeamRepository {
           await em.execute(`insert into team_memberships (team_id, user_id, role, joined_at) values (?, ?, ?, ?)`, [after.id, event.userId, event.role, now]);
           break;
         case 'member_left':
-          await em.execute(`update team_memberships set left_at = ?, left_reason = ? where team_id = ? and user_id = ? and left_at is null`, [
+          await em.execute(`update team_memberships set left_at = greatest(?::timestamptz, joined_at), left_reason = ? where team_id = ? and user_id = ? and left_at is null`, [
             now,
             event.reason,
             after.id,
@@ -104,7 +108,7 @@ export class TeamRepository {
           await em.execute(`update team_memberships set role = ? where team_id = ? and user_id = ? and left_at is null`, [event.role, after.id, event.userId]);
           break;
         case 'disbanded':
-          await em.execute(`update team_memberships set left_at = ?, left_reason = 'disbanded' where team_id = ? and left_at is null`, [now, after.id]);
+          await em.execute(`update team_memberships set left_at = greatest(?::timestamptz, joined_at), left_reason = 'disbanded' where team_id = ? and left_at is null`, [now, after.id]);
           await em.execute(`update team_invites set status = 'cancelled', decided_at = ? where team_id = ? and status = 'pending'`, [now, after.id]);
           break;
       }

@@ -5,6 +5,7 @@ import { describeOnTwoInstances, startTwoInstances, type TwoInstances } from '..
 import { call, issueKey } from '../identity/identity-fixtures';
 import { nextPlatformId, Player } from '../lobby/lobby-client';
 import { teamOf } from './team-fixtures';
+import { closeAllClients, connect, nextEvent, request } from '../../realtime/support/socket-client';
 
 /*
  * Two server processes sharing one Postgres and one Redis: every team change locks the team's row
@@ -23,7 +24,10 @@ describeOnTwoInstances('teams and approvals on two server processes', () => {
     adminKey = (await issueKey(servers[0], admin.cookie, 'admin')).raw;
   }, 180_000);
 
-  afterAll(() => instances?.close());
+  afterAll(async () => {
+    closeAllClients();
+    await instances?.close();
+  });
 
   const sql = <T,>(query: string, params: unknown[] = []) => instances.database.db.em().execute<T[]>(query, params);
 
@@ -84,5 +88,15 @@ describeOnTwoInstances('teams and approvals on two server processes', () => {
       b.on(servers[1].url).post('/api/teams', { name: name.toUpperCase(), tag: 'RACEB' }),
     ]);
     expect(answers.map((x) => x.status).sort()).toEqual([201, 409]);
+  });
+
+  it('pushes a change made through one instance to a subscriber on the other', async () => {
+    const [leader, member] = [await newPlayer(), await newPlayer()];
+    const team = await teamOf(leader, [member]);
+    const socket = await connect(servers[0].url, { cookie: leader.cookie });
+    const { team: snapshot } = await request<{ team: { version: number } }>(socket, 'team:subscribe', { id: team.id });
+    const update = nextEvent(socket, 'team:update');
+    expect((await leader.on(servers[1].url).post(`/api/teams/${team.id}/kick`, { user_id: member.id })).status).toBe(200);
+    expect(await update).toMatchObject({ id: team.id, version: snapshot.version + 1, team: { members: [expect.objectContaining({ role: 'leader' })] } });
   });
 });
