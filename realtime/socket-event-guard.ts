@@ -10,6 +10,8 @@ const KNOWN_EVENTS: ReadonlySet<string> = new Set<keyof ClientToServerEvents>([
   'lobby:command',
   'thread:subscribe',
   'thread:unsubscribe',
+  'team:subscribe',
+  'team:unsubscribe',
 ]);
 
 /**

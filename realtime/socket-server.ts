@@ -14,6 +14,7 @@ import { limitSocketsPerAddress, limitSubscriptions, type SocketLimits } from '.
 import type { UwsApp } from './uws-host';
 
 export type LeagueIo = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+export type LeagueSocket = Parameters<Parameters<LeagueIo['on']>[1]>[0];
 
 export interface SocketServerOptions {
   logger: Logger;
@@ -41,6 +42,8 @@ export interface SocketServer {
   broadcast: LobbyBroadcast;
   /** Starts answering socket events; call once the lobby engine exists (before listening). */
   serve(services: LobbyServices): void;
+  /** More events on every socket (an area's own `realtime/<area>-socket-handlers.ts`); call before `serve`. */
+  handle(register: (socket: LeagueSocket) => void): void;
   /** Disconnects every socket; safe to call twice. */
   close(): Promise<void>;
 }
@@ -79,9 +82,11 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
   let stopPresence: (() => void) | undefined;
   let closing: Promise<void> | undefined;
   const broadcast = socketBroadcast(io);
+  const areaHandlers: Array<(socket: LeagueSocket) => void> = [];
   return {
     io,
     broadcast,
+    handle: (register) => void areaHandlers.push(register),
     serve(services) {
       const readCredentials = credentialReader(options.publicUrl);
       io.use(authenticateHandshake(services.resolveCredential, readCredentials, options.logger, services.errorStatus));
@@ -92,6 +97,7 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
         guardSocketEvents(socket, MAX_EVENT_BYTES, (error) => options.logger.error({ err: error, socketId: socket.id }, 'socket event guard failed; socket dropped'));
         if (options.limits) limitSubscriptions(socket, options.limits.subscriptionsPerSocket);
         handleLobbyEvents(socket, services, readCredentials, options.logger);
+        for (const register of areaHandlers) register(socket);
       });
       stopPresence = keepSessionsOnline(io, services.presence, options.logger);
     },

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { ThreadPostPush, ThreadSummary } from './community';
 import type { LobbyChatMessage, LobbyDetail, LobbySummary } from './lobby';
+import type { TeamView } from './teams';
 
 /**
  * The socket.io protocol (docs/design/CONTRACT.md "Realtime protocol"), exported for clients to import:
@@ -9,6 +10,10 @@ import type { LobbyChatMessage, LobbyDetail, LobbySummary } from './lobby';
 
 /** Any string is well-formed here; one that cannot name a lobby is answered 404, as on the REST path. */
 const LobbyCode = v.string('code must be a string');
+
+/** `team:subscribe {id}`: the team's room; acked with the team, then `team:update` in version order. */
+export const TeamSubscribePayload = v.object({ id: v.pipe(v.number('id must be a number'), v.integer('id must be an integer'), v.minValue(1, 'id must be positive')) });
+export type TeamSubscribePayload = v.InferOutput<typeof TeamSubscribePayload>;
 
 export const LobbySubscribePayload = v.object({ code: LobbyCode });
 export type LobbySubscribePayload = v.InferOutput<typeof LobbySubscribePayload>;
@@ -47,6 +52,8 @@ export interface ClientToServerEvents {
   /** A forum thread's posts as they are written, edited or deleted (realtime/thread-socket-handlers.ts). */
   'thread:subscribe': (payload: { id: number }, ack: (answer: { thread: ThreadSummary } | AckError) => void) => void;
   'thread:unsubscribe': (payload: { id: number }, ack?: (answer: { ok: true } | AckError) => void) => void;
+  'team:subscribe': (payload: TeamSubscribePayload, ack: (answer: { team: TeamView } | AckError) => void) => void;
+  'team:unsubscribe': (payload: TeamSubscribePayload, ack?: (answer: { ok: true } | AckError) => void) => void;
 }
 
 export interface ServerToClientEvents {
@@ -54,6 +61,7 @@ export interface ServerToClientEvents {
   'lobby:chat': (payload: { code: string; message: LobbyChatMessage }) => void;
   'lobbies:update': (payload: { lobbies: LobbySummary[] }) => void;
   'thread:post': (payload: ThreadPostPush) => void;
+  'team:update': (payload: { id: number; version: number; team: TeamView }) => void;
 }
 
 export type InterServerEvents = Record<string, never>;

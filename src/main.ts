@@ -216,7 +216,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       outbox: notifications.outbox,
     });
     const approvalsArea = assembleApprovals({ db, clock, authenticate: identity.authenticate });
-    const teamsArea = assembleTeams({ db, clock, authenticate: identity.authenticate, approvals: approvalsArea, competitions: options.teamCompetitions });
+    const teamsArea = await assembleTeams({
+      db, clock, authenticate: identity.authenticate, approvals: approvalsArea, competitions: options.teamCompetitions,
+      realtime: { live, sockets, onError: (error) => logger.error({ err: error }, 'team feed failed') },
+    });
+    cleanups.unshift(() => teamsArea.close());
     const userLimits = new UserActionLimit(live, clock, refuseWithHttpError, userActionLimits(config.userRateLimits, config.lobbyCreatesPerMinute));
     const { engine: lobbies, gate: commandGate } = observability.observeLobbyCommands(engines.lobbies, (type: string, caller: Caller) => userLimits.check(type, caller));
     observability.observeSockets(() => sockets.io.engine.clientsCount);

@@ -8,11 +8,19 @@ import { NO_COMPETITIONS, type TeamCompetitions } from '../teams/team-competitio
 import { TeamService } from '../teams/team-service';
 import { TeamTransfers } from '../teams/team-transfers';
 import type { ApprovalsArea } from './approvals';
+import type { LiveStore } from '../live/live-store';
+import type { SocketServer } from '../../realtime/socket-server';
+import { handleTeamEvents, teamUpdateEmitter } from '../../realtime/team-socket-handlers';
+import type { TeamView } from '../../schema/teams';
+import { TeamFeed } from '../teams/team-feed';
+import { toTeamView } from '../teams/team-views';
 
 export interface TeamsArea {
   teams: TeamService;
   transfers: TeamTransfers;
   router: Router;
+  /** Stops the realtime feed. */
+  close(): Promise<void>;
 }
 
 export interface TeamsInput {
@@ -22,14 +30,15 @@ export interface TeamsInput {
   approvals: ApprovalsArea;
   /** The competitions area's answer about entries; none until it is wired. */
   competitions?: TeamCompetitions;
-  /** After a roster or profile change committed (realtime pushes hook in here). */
-  changed?: (teamId: number) => void;
+  /** Roster and profile changes pushed over socket.io (`team:subscribe`, `team:update`); none without it. */
+  realtime?: { live: LiveStore; sockets: Pick<SocketServer, 'io' | 'handle'>; onError(error: unknown): void };
 }
 
-/** Teams and their `team_transfer` approval kind. */
-export function assembleTeams(input: TeamsInput): TeamsArea {
+/** Teams, their `team_transfer` approval kind, and their realtime room. */
+export async function assembleTeams(input: TeamsInput): Promise<TeamsArea> {
   const competitions = input.competitions ?? NO_COMPETITIONS;
-  const changed = (teamId: number) => input.changed?.(teamId);
+  let feed: TeamFeed<TeamView> | undefined;
+  const changed = (teamId: number) => feed?.changed(teamId);
   const transfers = new TeamTransfers({ competitions, approvals: input.approvals.approvals, changed });
   input.approvals.registry.register(transfers);
   const bans = new BanRepository(input.db);
@@ -41,5 +50,15 @@ export function assembleTeams(input: TeamsInput): TeamsArea {
     clock: input.clock,
     changed,
   });
-  return { teams, transfers, router: teamsRouter(teams, input.authenticate) };
+  const viewOf = async (id: number) => {
+    const team = await teams.repo.get(id);
+    return team && toTeamView(team);
+  };
+  if (input.realtime) {
+    const { live, sockets, onError } = input.realtime;
+    feed = new TeamFeed<TeamView>({ live, read: async (id) => viewOf(id).then((team) => team && { version: team.version, team }), emit: teamUpdateEmitter(sockets.io), onError });
+    await feed.start();
+    sockets.handle((socket) => handleTeamEvents(socket, { team: viewOf, onError }));
+  }
+  return { teams, transfers, router: teamsRouter(teams, input.authenticate), close: async () => feed?.close() };
 }

@@ -7,6 +7,7 @@ import type {
   MatchSummary,
 } from '../../schema/public';
 import type { EmSource } from './orm';
+import { USER_PUBLIC_COLUMNS, userPublicOf, type UserPublicRow } from './user-public-row';
 
 /** The durable half of GlobalStats; the live half (lobbies, players in lobbies, online) comes from the live store. */
 export type DurableStats = Pick<GlobalStats, 'total_users' | 'total_matches' | 'matches_today'> & {
@@ -104,23 +105,14 @@ export class PublicReadRepository {
   private async playersOf(matchId: number): Promise<MatchPlayer[]> {
     const rows = await this.db.em().execute<PlayerRow[]>(
       `select mp.team, mp.class, mp.elo_before, mp.elo_after, mp.won,
-              u.id as user_id, u.platform_id, u.username, coalesce(u.custom_avatar_url, u.avatar_url) as avatar_url,
-              u.elo, u.name_color, u.profile_frame
+              ${USER_PUBLIC_COLUMNS}
        from match_players mp join users u on u.id = mp.user_id
        where mp.match_id = ?
        order by mp.team desc, mp.id`,
       [matchId],
     );
     return rows.map((row) => ({
-      user: {
-        id: row.user_id,
-        platform_id: row.platform_id,
-        username: row.username,
-        avatar_url: row.avatar_url,
-        elo: row.elo,
-        name_color: row.name_color,
-        profile_frame: row.profile_frame,
-      },
+      user: userPublicOf(row),
       team: row.team,
       class: row.class,
       elo_before: row.elo_before,
@@ -181,19 +173,12 @@ interface MatchRow {
   player_count: number;
 }
 
-interface PlayerRow {
+interface PlayerRow extends UserPublicRow {
   team: 'red' | 'blu';
   class: string;
   elo_before: number;
   elo_after: number;
   won: boolean | null;
-  user_id: number;
-  platform_id: string;
-  username: string;
-  avatar_url: string | null;
-  elo: number;
-  name_color: string | null;
-  profile_frame: string | null;
 }
 
 interface ChangelogRow {

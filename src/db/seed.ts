@@ -3,6 +3,7 @@ import { MatchRepository, type MatchReport } from './match-repository';
 import type { Database } from './orm';
 import { PointsRepository } from './points-repository';
 import { seedCommunity } from './seed-community';
+import { seedDemoTeams } from './seed-teams';
 import { UsersRepository } from './users-repository';
 
 const DEMO_PLAYERS = [
@@ -74,6 +75,7 @@ export async function seedDemoData(db: Database, now: Date): Promise<void> {
 
   await dressUp(db, ids);
   await seedCommunity(db, ids, now);
+  await seedDemoTeams(db, ids, now);
 
   const em = db.em();
   CHANGELOG.forEach((entry, i) => {

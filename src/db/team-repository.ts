@@ -3,6 +3,7 @@ import type { UserPublic } from '../../schema/user';
 import { conflict } from '../domain/domain-error';
 import type { TeamEvent, TeamProfile, TeamRole, TeamState } from '../domain/teams';
 import type { EmSource, EntityManager } from './orm';
+import { USER_PUBLIC_COLUMNS, userPublicOf, type UserPublicRow } from './user-public-row';
 
 export interface TeamMemberRecord {
   user: UserPublic;
@@ -40,7 +41,6 @@ export interface MembershipInterval {
 }
 
 const ROLE_ORDER = `case m.role when 'leader' then 0 when 'captain' then 1 else 2 end`;
-const USER_PUBLIC = `u.id as user_id, u.platform_id, u.username, coalesce(u.custom_avatar_url, u.avatar_url) as avatar_url, u.elo, u.name_color, u.profile_frame`;
 
 /**
  * Teams in Postgres (migration 0009). Every change runs inside a transaction that first locks the
@@ -52,22 +52,15 @@ export class TeamRepository {
 
   /** The team as its rules see it, its row locked until the transaction ends; null when there is none. */
   static async lockIn(em: EntityManager, teamId: number): Promise<TeamState | null> {
-    const [team] = await em.execute<TeamRow[]>(
-      `select id, name, tag, description, leader_id, version, disbanded_at from teams where id = ? for update`,
-      [teamId],
-    );
+    const team = await teamRowIn(em, teamId, 'for update');
     if (!team) return null;
-    const members = await em.execute<{ user_id: number; role: TeamRole; joined_at: Date | string }[]>(
-      `select m.user_id, m.role, m.joined_at from team_memberships m where m.team_id = ? and m.left_at is null order by ${ROLE_ORDER}, m.joined_at, m.id`,
-      [teamId],
-    );
     return {
       id: team.id,
       name: team.name,
       tag: team.tag,
       description: team.description,
       leaderId: team.leader_id,
-      members: members.map((m) => ({ userId: m.user_id, role: m.role, joinedAt: new Date(m.joined_at).getTime() })),
+      members: (await membersIn(em, teamId)).map((m) => ({ userId: m.user_id, role: m.role, joinedAt: new Date(m.joined_at).getTime() })),
       disbanded: team.disbanded_at !== null,
       version: team.version,
     };
@@ -85,7 +78,11 @@ export class TeamRepository {
     return row.id;
   }
 
-  /** Writes what a rule decided: `after` is the rule's new state, `events` what changed. */
+  /**
+   * Writes what a rule decided: `after` is the rule's new state, `events` what changed. An interval
+   * never ends before it began, whatever two instances' clocks say (a join committed while this
+   * change waited for the lock may carry a later time than `now`).
+   */
   static async applyIn(em: EntityManager, after: TeamState, events: readonly TeamEvent[], now: Date): Promise<void> {
     for (const event of events) {
       switch (event.type) {
@@ -100,7 +97,7 @@ export class TeamRepository {
           await em.execute(`insert into team_memberships (team_id, user_id, role, joined_at) values (?, ?, ?, ?)`, [after.id, event.userId, event.role, now]);
           break;
         case 'member_left':
-          await em.execute(`update team_memberships set left_at = ?, left_reason = ? where team_id = ? and user_id = ? and left_at is null`, [
+          await em.execute(`update team_memberships set left_at = greatest(?::timestamptz, joined_at), left_reason = ? where team_id = ? and user_id = ? and left_at is null`, [
             now,
             event.reason,
             after.id,
@@ -111,7 +108,7 @@ export class TeamRepository {
           await em.execute(`update team_memberships set role = ? where team_id = ? and user_id = ? and left_at is null`, [event.role, after.id, event.userId]);
           break;
         case 'disbanded':
-          await em.execute(`update team_memberships set left_at = ?, left_reason = 'disbanded' where team_id = ? and left_at is null`, [now, after.id]);
+          await em.execute(`update team_memberships set left_at = greatest(?::timestamptz, joined_at), left_reason = 'disbanded' where team_id = ? and left_at is null`, [now, after.id]);
           await em.execute(`update team_invites set status = 'cancelled', decided_at = ? where team_id = ? and status = 'pending'`, [now, after.id]);
           break;
       }
@@ -133,23 +130,16 @@ export class TeamRepository {
 
   /** A team with its current roster (a disbanded one too: its page stays readable); null when there is none. */
   async get(teamId: number, em: EntityManager = this.db.em()): Promise<TeamRecord | null> {
-    const [team] = await em.execute<(TeamRow & { created_at: Date | string })[]>(
-      `select id, name, tag, description, leader_id, version, created_at, disbanded_at from teams where id = ?`,
-      [teamId],
-    );
+    const team = await teamRowIn(em, teamId, '');
     if (!team) return null;
-    const members = await em.execute<(UserRow & { role: TeamRole; joined_at: Date | string })[]>(
-      `select ${USER_PUBLIC}, m.role, m.joined_at from team_memberships m join users u on u.id = m.user_id
-       where m.team_id = ? and m.left_at is null order by ${ROLE_ORDER}, m.joined_at, m.id`,
-      [teamId],
-    );
+    const members = await membersIn(em, teamId);
     return {
       id: team.id,
       name: team.name,
       tag: team.tag,
       description: team.description,
       leaderId: team.leader_id,
-      members: members.map((m) => ({ user: userPublic(m), role: m.role, joinedAt: new Date(m.joined_at) })),
+      members: members.map((m) => ({ user: userPublicOf(m), role: m.role, joinedAt: new Date(m.joined_at) })),
       createdAt: new Date(team.created_at),
       disbandedAt: team.disbanded_at === null ? null : new Date(team.disbanded_at),
       version: team.version,
@@ -179,8 +169,8 @@ export class TeamRepository {
     const rows = await em.execute<SummaryRow[]>(
       `select t.id, t.name, t.tag, t.leader_id,
          (select count(*)::int from team_memberships m where m.team_id = t.id and m.left_at is null) as member_count
-       from teams t where t.id = any(?)`,
-      [[...teamIds]],
+       from teams t where t.id = any(string_to_array(?, ',')::int[])`,
+      [teamIds.join(',')],
     );
     return new Map(rows.map((r) => [r.id, toSummary(r)]));
   }
@@ -224,27 +214,25 @@ interface SummaryRow {
   member_count: number;
 }
 
-export interface UserRow {
-  user_id: number;
-  platform_id: string;
-  username: string;
-  avatar_url: string | null;
-  elo: number;
-  name_color: string | null;
-  profile_frame: string | null;
-}
-
 const toSummary = (r: SummaryRow): TeamSummaryRecord => ({ id: r.id, name: r.name, tag: r.tag, leaderId: r.leader_id, memberCount: r.member_count });
 
-const userPublic = (r: UserRow): UserPublic => ({
-  id: r.user_id,
-  platform_id: r.platform_id,
-  username: r.username,
-  avatar_url: r.avatar_url,
-  elo: r.elo,
-  name_color: r.name_color,
-  profile_frame: r.profile_frame,
-});
+/** The team's row, locked for the transaction when asked. */
+async function teamRowIn(em: EntityManager, teamId: number, lock: 'for update' | ''): Promise<(TeamRow & { created_at: Date | string }) | undefined> {
+  const [team] = await em.execute<(TeamRow & { created_at: Date | string })[]>(
+    `select id, name, tag, description, leader_id, version, created_at, disbanded_at from teams where id = ? ${lock}`,
+    [teamId],
+  );
+  return team;
+}
+
+/** The open memberships, leader first, then captains, then members, each by join time. */
+function membersIn(em: EntityManager, teamId: number) {
+  return em.execute<(UserPublicRow & { role: TeamRole; joined_at: Date | string })[]>(
+    `select ${USER_PUBLIC_COLUMNS}, m.role, m.joined_at from team_memberships m join users u on u.id = m.user_id
+     where m.team_id = ? and m.left_at is null order by ${ROLE_ORDER}, m.joined_at, m.id`,
+    [teamId],
+  );
+}
 
 /** The two unique indexes on lowered names and tags, turned into the 409 each one means. */
 async function uniqueNames<T>(write: () => Promise<T>): Promise<T> {

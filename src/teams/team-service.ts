@@ -125,11 +125,11 @@ export class TeamService {
     rule: (em: EntityManager, team: TeamState, actor: TeamActor) => Promise<Outcome<TeamState, TeamEvent>>,
   ): Promise<TeamRecord> {
     const actor = await this.#actor(caller);
-    const now = this.#now();
     await this.deps.db.em().transactional(async (em) => {
       const outcome = await rule(em, await this.#lock(em, teamId), actor);
       if (!outcome.ok) throw outcome.error;
-      await TeamRepository.applyIn(em, outcome.state, outcome.events, now);
+      // The time is read once the lock is held: a change that waited follows the one it waited for.
+      await TeamRepository.applyIn(em, outcome.state, outcome.events, this.#now());
     });
     this.deps.changed(teamId);
     return (await this.repo.get(teamId))!;

@@ -13,8 +13,8 @@ export const tableBackedCompetitions: TeamCompetitions = {
   async currentEntriesOf(teamIds: readonly number[], em: EntityManager): Promise<CompetitionEntry[]> {
     if (teamIds.length === 0) return [];
     const rows = await em.execute<{ team_id: number; competition_id: number; roster_locked: boolean; min_roster: number; max_roster: number | null }[]>(
-      `select team_id, competition_id, roster_locked, min_roster, max_roster from test_team_entries where team_id = any(?)`,
-      [[...teamIds]],
+      `select team_id, competition_id, roster_locked, min_roster, max_roster from test_team_entries where team_id = any(string_to_array(?, ',')::int[])`,
+      [teamIds.join(',')],
     );
     return rows.map((r) => ({ teamId: r.team_id, competitionId: r.competition_id, rosterLocked: r.roster_locked, minRoster: r.min_roster, maxRoster: r.max_roster }));
   },
