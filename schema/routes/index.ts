@@ -13,6 +13,7 @@ import { lobbyServerRoutes } from './lobby-server-routes';
 import { adminRoutes } from './admin-routes';
 import { mapsRoutes } from './maps-routes';
 import { premiumRoutes } from './premium-routes';
+import { tournamentsRoutes } from './tournaments-routes';
 
 /** Every route the server registers; the OpenAPI document is built from this list. */
 export const allRoutes: RouteContract[] = [
@@ -31,4 +32,5 @@ export const allRoutes: RouteContract[] = [
   ...Object.values(mapsRoutes),
   ...Object.values(premiumRoutes),
   ...Object.values(pointsRoutes),
+  ...Object.values(tournamentsRoutes),
 ];

@@ -20,6 +20,7 @@ import { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog } f
 import { UploadedMap } from './uploaded-map';
 import { User } from './user';
 import { OpenIdNonce } from './openid-nonce';
+import { Tournament, TournamentEntry, TournamentMatch } from './tournament';
 
 export { Announcement, ApiKey, ApiKeyAudit, Ban, ChangelogEntry, LobbyRecord, Match, MatchPlayer, PremiumGrant, User };
 export { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog };
@@ -54,4 +55,7 @@ export const entities = [
   OpenIdNonce,
   PremiumOrder,
   GiftCode,
+  Tournament,
+  TournamentEntry,
+  TournamentMatch,
 ] as const;

@@ -5,6 +5,7 @@ import { LiveEpochSchema } from './0003-live-epoch';
 import { GameServers } from './0004-game-servers';
 import { MapsSchema } from './0005-maps';
 import { PointsSchema } from './0007-points';
+import { TournamentsSchema } from './0010-tournaments';
 import { PremiumOrdersAndGiftCodes } from './0006-premium-orders-and-gift-codes';
 
 /**
@@ -19,4 +20,5 @@ export const migrations: MigrationObject[] = [
   { name: '0006_premium_orders_and_gift_codes', class: PremiumOrdersAndGiftCodes },
   { name: '0007_points', class: PointsSchema },
   { name: '0008_admin', class: AdminSchema },
+  { name: '0010_tournaments', class: TournamentsSchema },
 ];

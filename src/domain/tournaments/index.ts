@@ -8,3 +8,4 @@ export * from './settle-bracket';
 export * from './match-flow';
 export * from './standings';
 export * from './generate-bracket';
+export * from './tournament-life-cycle';
