@@ -22,6 +22,7 @@ describe('migrations', () => {
       'announcements',
       'api_key_audit',
       'api_keys',
+      'approvals',
       'bans',
       'changelog_entries',
       'gift_codes',
@@ -42,6 +43,9 @@ describe('migrations', () => {
       'server_rcon_audit',
       'server_reservations',
       'server_status_log',
+      'team_invites',
+      'team_memberships',
+      'teams',
       'users',
     ]);
   });

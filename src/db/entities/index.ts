@@ -20,6 +20,10 @@ import { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog } f
 import { UploadedMap } from './uploaded-map';
 import { User } from './user';
 import { OpenIdNonce } from './openid-nonce';
+import { Team } from './team';
+import { TeamMembership } from './team-membership';
+import { TeamInvite } from './team-invite';
+import { Approval } from './approval';
 import { Tournament, TournamentEntry, TournamentMatch } from './tournament';
 
 export { Announcement, ApiKey, ApiKeyAudit, Ban, ChangelogEntry, LobbyRecord, Match, MatchPlayer, PremiumGrant, User };
@@ -28,6 +32,8 @@ export { UploadedMap };
 export { AdminAudit, PointBalance, PointRedemption, PointReward, PointTransaction };
 export { RatingAdjustment };
 export { GiftCode, PremiumOrder };
+export { Team, TeamMembership, TeamInvite };
+export { Approval };
 
 /** Every entity, listed by hand: folder discovery is not used (it breaks on Node 20). */
 export const entities = [
@@ -55,6 +61,10 @@ export const entities = [
   OpenIdNonce,
   PremiumOrder,
   GiftCode,
+  Team,
+  TeamMembership,
+  TeamInvite,
+  Approval,
   Tournament,
   TournamentEntry,
   TournamentMatch,

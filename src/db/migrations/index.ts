@@ -7,6 +7,7 @@ import { MapsSchema } from './0005-maps';
 import { PointsSchema } from './0007-points';
 import { TournamentsSchema } from './0010-tournaments';
 import { PremiumOrdersAndGiftCodes } from './0006-premium-orders-and-gift-codes';
+import { TeamsAndApprovals } from './0009-teams-and-approvals';
 
 /**
  * Every migration in order, listed by hand: file discovery is not used (it breaks on Node 20).
@@ -20,5 +21,6 @@ export const migrations: MigrationObject[] = [
   { name: '0006_premium_orders_and_gift_codes', class: PremiumOrdersAndGiftCodes },
   { name: '0007_points', class: PointsSchema },
   { name: '0008_admin', class: AdminSchema },
+  { name: '0009_teams_and_approvals', class: TeamsAndApprovals },
   { name: '0010_tournaments', class: TournamentsSchema },
 ];
