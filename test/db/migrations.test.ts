@@ -46,6 +46,9 @@ describe('migrations', () => {
       'team_invites',
       'team_memberships',
       'teams',
+      'tournament_entries',
+      'tournament_matches',
+      'tournaments',
       'users',
     ]);
   });

@@ -33,7 +33,7 @@ export class TournamentsSchema extends Migration {
       constraint "tournaments_created_by_id_foreign" foreign key ("created_by_id") references "users" ("id") on delete set null,
       constraint "tournaments_kind_check" check ("kind" in ('single_elimination', 'double_elimination', 'round_robin', 'swiss')),
       constraint "tournaments_status_check" check ("status" in ('signups', 'running', 'completed', 'cancelled')),
-      constraint "tournaments_max_teams_check" check ("max_teams" between 2 and 256),
+      constraint "tournaments_max_teams_check" check (max_teams >= 2 and max_teams <= 256),
       constraint "tournaments_best_of_check" check ("best_of" in (1, 3, 5)),
       constraint "tournaments_check_in_minutes_check" check ("check_in_minutes" >= 0)
     )`);
