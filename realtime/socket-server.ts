@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { Server } from 'socket.io';
+import { Server, type Socket } from 'socket.io';
 import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from '../schema/realtime';
 import type { LobbyBroadcast } from '../src/engine/lobby-broadcast';
 import { handleLobbyEvents } from './lobby-socket-handlers';
@@ -12,6 +12,7 @@ import { authenticateHandshake, credentialReader } from './socket-handshake';
 import { keepSessionsOnline } from './socket-presence';
 import type { UwsApp } from './uws-host';
 
+type LeagueSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 export type LeagueIo = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
 export interface SocketServerOptions {
@@ -38,6 +39,8 @@ export interface SocketServer {
   broadcast: LobbyBroadcast;
   /** Starts answering socket events; call once the lobby engine exists (before listening). */
   serve(services: LobbyServices): void;
+  /** Another area's events on every new socket (after the handshake), e.g. tournament:subscribe. */
+  onConnection(handler: (socket: LeagueSocket) => void): void;
   /** Disconnects every socket; safe to call twice. */
   close(): Promise<void>;
 }
@@ -76,6 +79,7 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
   let stopPresence: (() => void) | undefined;
   let closing: Promise<void> | undefined;
   const broadcast = socketBroadcast(io);
+  const connectionHandlers: Array<(socket: LeagueSocket) => void> = [];
   return {
     io,
     broadcast,
@@ -86,9 +90,11 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
         (io.of('/').adapter as unknown as RecoveringAdapter).resume(socket as never);
         guardSocketEvents(socket, MAX_EVENT_BYTES);
         handleLobbyEvents(socket, services, readCredentials, options.logger);
+        for (const handler of connectionHandlers) handler(socket);
       });
       stopPresence = keepSessionsOnline(io, services.presence, options.logger);
     },
+    onConnection: (handler) => void connectionHandlers.push(handler),
     close: () =>
       (closing ??= (async () => {
         stopPresence?.();

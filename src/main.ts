@@ -56,6 +56,7 @@ import { lobbyServerRouter } from '../rest/routes/lobby-server-routes';
 import type { LifecycleTiming } from './servers/reservation-lifecycle';
 import { randomBytes } from 'node:crypto';
 import { premiumRouter } from '../rest/routes/premium-routes';
+import { assembleTournaments, socketRooms } from './composition/tournaments';
 import { PremiumOrderRepository } from './db/premium-order-repository';
 import { PayPalClient } from './integrations/paypal/paypal-client';
 import { PremiumService } from './premium/premium-service';
@@ -211,6 +212,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         }),
     });
     installLobbyPageRoutes(uws);
+    const tournaments = await assembleTournaments({ db, live, clock, logger, authenticate: identity.authenticate, sockets: socketRooms(sockets) });
+    cleanups.unshift(() => tournaments.close());
 
     const anonymous = async () => null;
     const inFlight = new InFlight();
@@ -243,6 +246,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         lobbyServerRouter(servers.lobbyServer, servers.plugins, identity.authenticate),
         adminRouter({ authenticate: identity.authenticate, users, ...admin }),
         premiumRouter(premium, identity.authenticate, identity.authenticator.optionalSession),
+        tournaments.router,
         // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.
         identityRoutes.last,
       ],
