@@ -195,10 +195,10 @@ export class TournamentRepository {
     if (changed.length === 0) return;
     await em.execute(
       `update tournament_matches m set home_team_id = v.home::int, away_team_id = v.away::int, status = v.status, flow = v.flow,
-         home_score = v.hs::int, away_score = v.as::int, forfeit = v.forfeit, winner_team_id = v.winner::int,
+         home_score = v.hs::int, away_score = v.away_score::int, forfeit = v.forfeit, winner_team_id = v.winner::int,
          reported_by_team_id = v.reporter::int, dispute_reason = v.reason, updated_at = now()
        from (values ${changed.map(() => '(?, ?::int, ?::int, ?, ?, ?::int, ?::int, ?, ?::int, ?::int, ?)').join(', ')})
-         as v(key, home, away, status, flow, hs, as, forfeit, winner, reporter, reason)
+         as v(key, home, away, status, flow, hs, away_score, forfeit, winner, reporter, reason)
        where m.tournament_id = ? and m.key = v.key`,
       [...changed.flatMap((m) => [m.key, ...matchState(m)]), tournamentId],
       'run',
