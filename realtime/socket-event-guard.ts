@@ -15,11 +15,11 @@ const KNOWN_EVENTS: ReadonlySet<string> = new Set<keyof ClientToServerEvents>([
  * it gets `{error, status}` (400, 413) instead of silence. (A frame over the transport's own
  * limit, twice this one, never reaches here: socket.io closes the connection, see README.)
  */
-export function guardSocketEvents(socket: Pick<Socket, 'use'>, maxEventBytes: number): void {
+export function guardSocketEvents(socket: Pick<Socket, 'use'>, maxEventBytes: number, areaEvents: ReadonlySet<string> = new Set()): void {
   socket.use((packet, next) => {
     const [event, ...args] = packet as unknown[];
     const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as (answer: AckError) => void) : undefined;
-    if (typeof event !== 'string' || !KNOWN_EVENTS.has(event)) {
+    if (typeof event !== 'string' || !(KNOWN_EVENTS.has(event) || areaEvents.has(event))) {
       ack?.({ error: `unknown event "${echo(String(event))}"`, status: 400 });
       return;
     }

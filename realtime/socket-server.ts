@@ -39,8 +39,8 @@ export interface SocketServer {
   broadcast: LobbyBroadcast;
   /** Starts answering socket events; call once the lobby engine exists (before listening). */
   serve(services: LobbyServices): void;
-  /** Another area's events on every new socket (after the handshake), e.g. tournament:subscribe. */
-  onConnection(handler: (socket: LeagueSocket) => void): void;
+  /** Another area's events (named, so the event guard lets them through) on every new socket, e.g. tournament:subscribe. */
+  onConnection(events: readonly string[], handler: (socket: LeagueSocket) => void): void;
   /** Disconnects every socket; safe to call twice. */
   close(): Promise<void>;
 }
@@ -80,6 +80,7 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
   let closing: Promise<void> | undefined;
   const broadcast = socketBroadcast(io);
   const connectionHandlers: Array<(socket: LeagueSocket) => void> = [];
+  const areaEvents = new Set<string>();
   return {
     io,
     broadcast,
@@ -88,13 +89,16 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
       io.use(authenticateHandshake(services.resolveCredential, readCredentials, options.logger, services.errorStatus));
       io.on('connection', (socket) => {
         (io.of('/').adapter as unknown as RecoveringAdapter).resume(socket as never);
-        guardSocketEvents(socket, MAX_EVENT_BYTES);
+        guardSocketEvents(socket, MAX_EVENT_BYTES, areaEvents);
         handleLobbyEvents(socket, services, readCredentials, options.logger);
         for (const handler of connectionHandlers) handler(socket);
       });
       stopPresence = keepSessionsOnline(io, services.presence, options.logger);
     },
-    onConnection: (handler) => void connectionHandlers.push(handler),
+    onConnection(events, handler) {
+      for (const event of events) areaEvents.add(event);
+      connectionHandlers.push(handler);
+    },
     close: () =>
       (closing ??= (async () => {
         stopPresence?.();

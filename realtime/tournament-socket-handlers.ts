@@ -19,6 +19,8 @@ export interface TournamentSocket {
 
 type Ack = (answer: unknown) => void;
 
+export const TOURNAMENT_EVENTS = ['tournament:subscribe', 'tournament:unsubscribe'] as const;
+
 /**
  * `tournament:subscribe {id}` acks `{tournament, bracket}` and joins the tournament's room, where
  * `tournament:update {id, version, tournament, bracket}` arrives after every change (in version

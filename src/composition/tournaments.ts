@@ -4,7 +4,7 @@ import type { Caller } from '../identity/caller';
 import type { LiveStore } from '../live/live-store';
 import type { EmSource } from '../db/orm';
 import { TournamentRepository } from '../db/tournament-repository';
-import { handleTournamentEvents, type TournamentSocket } from '../../realtime/tournament-socket-handlers';
+import { handleTournamentEvents, TOURNAMENT_EVENTS, type TournamentSocket } from '../../realtime/tournament-socket-handlers';
 import { tournamentsRouter } from '../../rest/routes/tournaments-routes';
 import type { Authenticate } from '../../rest/route-binder';
 import { NO_ENTRY_FEE, type EntryFeePort } from '../tournaments/entry-fee';
@@ -66,6 +66,6 @@ export function socketRooms(sockets: Pick<SocketServer, 'io' | 'onConnection'>):
   return {
     // Tournament events are not in the lobby protocol's types; the room emit is the same native publish.
     emitToRoom: (room, event, payload) => void (sockets.io.local.to(room) as unknown as { emit(e: string, p: unknown): boolean }).emit(event, payload),
-    onConnection: (handler) => sockets.onConnection(handler as never),
+    onConnection: (handler) => sockets.onConnection(TOURNAMENT_EVENTS, handler as never),
   };
 }
