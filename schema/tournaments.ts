@@ -114,8 +114,8 @@ export const StandingView = v.object({
 });
 
 export const TournamentIdParams = v.object({ id: IntegerParam });
-export const TournamentTeamParams = v.object({ id: IntegerParam, team_id: IntegerParam });
-export const TournamentMatchParams = v.object({ id: IntegerParam, match_id: IntegerParam });
+export const TournamentTeamParams = v.object({ id: IntegerParam, team: IntegerParam });
+export const TournamentMatchParams = v.object({ id: IntegerParam, match: IntegerParam });
 
 export const TeamIdBody = v.object({ team_id: v.pipe(v.number(), v.integer('must be an integer'), v.minValue(1, 'must be positive')) });
 export const ReportBody = v.object({ home_score: Score, away_score: Score });

@@ -34,7 +34,7 @@ export function tournamentsRouter({ authenticate, commands, reads }: Tournaments
   });
   bindRoute(router, routes.adminResult, authenticate, async ({ params, body }) =>
     toMatchView(
-      await commands.adminResult(params.id, params.match_id, {
+      await commands.adminResult(params.id, params.match, {
         homeScore: body.home_score, awayScore: body.away_score, forfeit: body.forfeit ?? null, resetDependents: body.reset_dependents ?? false,
       }),
     ),
@@ -51,20 +51,20 @@ export function tournamentsRouter({ authenticate, commands, reads }: Tournaments
     return entry;
   });
   bindRoute(router, routes.withdraw, authenticate, async ({ caller, params }) => {
-    await commands.withdraw(params.id, params.team_id, userOf(caller).id);
+    await commands.withdraw(params.id, params.team, userOf(caller).id);
   });
   bindRoute(router, routes.checkIn, authenticate, async ({ caller, params, body }) => {
     await commands.checkIn(params.id, body.team_id, userOf(caller).id);
     return { ok: true };
   });
   bindRoute(router, routes.report, authenticate, async ({ caller, params, body }) =>
-    toMatchView(await commands.report(params.id, params.match_id, userOf(caller).id, body.home_score, body.away_score)),
+    toMatchView(await commands.report(params.id, params.match, userOf(caller).id, body.home_score, body.away_score)),
   );
   bindRoute(router, routes.confirm, authenticate, async ({ caller, params }) =>
-    toMatchView(await commands.confirm(params.id, params.match_id, userOf(caller).id)),
+    toMatchView(await commands.confirm(params.id, params.match, userOf(caller).id)),
   );
   bindRoute(router, routes.dispute, authenticate, async ({ caller, params, body }) =>
-    toMatchView(await commands.dispute(params.id, params.match_id, userOf(caller).id, body.reason)),
+    toMatchView(await commands.dispute(params.id, params.match, userOf(caller).id, body.reason)),
   );
   return router;
 }

@@ -45,7 +45,7 @@ export const tournamentsRoutes = {
     success: { status: 200, schema: BracketView }, errors: [401, 403, 404, 409],
   }),
   adminResult: defineRoute({
-    operationId: 'setTournamentMatchResult', method: 'post', path: '/api/admin/tournaments/:id/matches/:match_id/result', ...admin,
+    operationId: 'setTournamentMatchResult', method: 'post', path: '/api/admin/tournaments/:id/matches/:match/result', ...admin,
     params: TournamentMatchParams, body: AdminResultBody,
     summary: 'Set or correct a match result',
     description: 'Sets any match that has both teams, also after its winner moved on. Unplayed matches that depended on it follow; when one was already played the answer is 409 unless reset_dependents is true, which clears it.',
@@ -83,7 +83,7 @@ export const tournamentsRoutes = {
     success: { status: 201, schema: TournamentEntryView }, errors: [400, 401, 403, 404, 409],
   }),
   withdraw: defineRoute({
-    operationId: 'withdrawTournamentEntry', method: 'delete', path: '/api/tournaments/:id/entries/:team_id', ...session, params: TournamentTeamParams,
+    operationId: 'withdrawTournamentEntry', method: 'delete', path: '/api/tournaments/:id/entries/:team', ...session, params: TournamentTeamParams,
     summary: 'Withdraw a team before the start',
     description: 'By its leader or a captain; after the start: 409.',
     success: { status: 204 }, errors: [401, 403, 404, 409],
@@ -96,7 +96,7 @@ export const tournamentsRoutes = {
     success: { status: 200, schema: OkView }, errors: [400, 401, 403, 404, 409],
   }),
   report: defineRoute({
-    operationId: 'reportTournamentMatch', method: 'post', path: '/api/tournaments/:id/matches/:match_id/report', ...session,
+    operationId: 'reportTournamentMatch', method: 'post', path: '/api/tournaments/:id/matches/:match/report', ...session,
     params: TournamentMatchParams, body: ReportBody,
     summary: 'Report a match score (leader or captain of either team)',
     description: 'The match becomes reported and waits for the other team. Not ready: 409; not in the match: 403; a draw in an elimination stage: 400.',
@@ -104,14 +104,14 @@ export const tournamentsRoutes = {
     success: { status: 200, schema: TournamentMatchView }, errors: [400, 401, 403, 404, 409],
   }),
   confirm: defineRoute({
-    operationId: 'confirmTournamentMatch', method: 'post', path: '/api/tournaments/:id/matches/:match_id/confirm', ...session,
+    operationId: 'confirmTournamentMatch', method: 'post', path: '/api/tournaments/:id/matches/:match/confirm', ...session,
     params: TournamentMatchParams,
     summary: 'Confirm the other team\'s report',
     description: 'The result stands: the winner advances at once, the loser drops or moves to the losers\' bracket. Only the other team: 403; nothing reported: 409.',
     success: { status: 200, schema: TournamentMatchView }, errors: [401, 403, 404, 409],
   }),
   dispute: defineRoute({
-    operationId: 'disputeTournamentMatch', method: 'post', path: '/api/tournaments/:id/matches/:match_id/dispute', ...session,
+    operationId: 'disputeTournamentMatch', method: 'post', path: '/api/tournaments/:id/matches/:match/dispute', ...session,
     params: TournamentMatchParams, body: DisputeBody,
     summary: 'Dispute the other team\'s report',
     description: 'The match waits for an admin result. Only the other team: 403; nothing reported: 409.',
