@@ -1,15 +1,8 @@
 import type { BracketMatch, Forfeit, MatchFlow, MatchStatus, SlotSource, StageKind, TournamentHeader, TournamentSettings } from '../domain/tournaments';
 import type { EmSource, EntityManager } from './orm';
+import type { TeamSummaryRecord } from './team-repository';
 
 export type EntryStatus = 'entered' | 'withdrawn' | 'dropped' | 'eliminated' | 'active';
-
-export interface TeamSummaryRecord {
-  id: number;
-  name: string;
-  tag: string;
-  leaderId: number;
-  memberCount: number;
-}
 
 export interface EntryRecord {
   tournamentId: number;

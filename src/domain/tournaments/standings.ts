@@ -73,6 +73,10 @@ export function computeStandings(kind: TournamentKind, seeded: readonly TeamId[]
   const points = (t: Tally) => t.wins * WIN_POINTS + t.draws * DRAW_POINTS;
   const buchholz = (t: Tally) => t.opponents.reduce((sum, id) => sum + points(table.get(id)!), 0);
   const rows = [...table.values()];
+  const row = (t: Tally, rank: number, withBuchholz: boolean): StandingRow => ({
+    rank, teamId: t.teamId, wins: t.wins, losses: t.losses, draws: t.draws, points: points(t), scoreDiff: t.scoreDiff,
+    buchholz: withBuchholz ? buchholz(t) : null,
+  });
 
   if (kind === 'single_elimination' || kind === 'double_elimination') {
     for (const t of rows) {
@@ -81,27 +85,9 @@ export function computeStandings(kind: TournamentKind, seeded: readonly TeamId[]
       if (last && isEliminationStage(last.stage) && last.status === 'confirmed' && last.winnerTeamId !== t.teamId) t.outAt = depthOf(last);
     }
     rows.sort((a, b) => b.outAt - a.outAt || b.wins - a.wins || a.seed - b.seed);
-    return rows.map((t) => ({
-      rank: 1 + rows.filter((other) => other.outAt > t.outAt).length,
-      teamId: t.teamId,
-      wins: t.wins,
-      losses: t.losses,
-      draws: t.draws,
-      points: points(t),
-      scoreDiff: t.scoreDiff,
-      buchholz: null,
-    }));
+    return rows.map((t) => row(t, 1 + rows.filter((other) => other.outAt > t.outAt).length, false));
   }
   const swiss = kind === 'swiss';
   rows.sort((a, b) => points(b) - points(a) || (swiss ? buchholz(b) - buchholz(a) : 0) || b.scoreDiff - a.scoreDiff || a.seed - b.seed);
-  return rows.map((t, index) => ({
-    rank: index + 1,
-    teamId: t.teamId,
-    wins: t.wins,
-    losses: t.losses,
-    draws: t.draws,
-    points: points(t),
-    scoreDiff: t.scoreDiff,
-    buchholz: swiss ? buchholz(t) : null,
-  }));
+  return rows.map((t, index) => row(t, index + 1, swiss));
 }
