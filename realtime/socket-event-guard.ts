@@ -10,8 +10,6 @@ const KNOWN_EVENTS: ReadonlySet<string> = new Set<keyof ClientToServerEvents>([
   'lobby:command',
   'thread:subscribe',
   'thread:unsubscribe',
-  'team:subscribe',
-  'team:unsubscribe',
 ]);
 
 /**
@@ -20,7 +18,12 @@ const KNOWN_EVENTS: ReadonlySet<string> = new Set<keyof ClientToServerEvents>([
  * it gets `{error, status}` (400, 413) instead of silence. So is one nested past MAX_JSON_DEPTH. (A frame over the transport's own
  * limit, twice this one, never reaches here: socket.io closes the connection, see README.)
  */
-export function guardSocketEvents(socket: Pick<Socket, 'use' | 'disconnect'>, maxEventBytes: number, onFault: (error: unknown) => void): void {
+export function guardSocketEvents(
+  socket: Pick<Socket, 'use' | 'disconnect'>,
+  maxEventBytes: number,
+  onFault: (error: unknown) => void,
+  areaEvents: ReadonlySet<string> = new Set(),
+): void {
   socket.use((packet, next) => {
     try {
       check(packet, next);
@@ -34,7 +37,7 @@ export function guardSocketEvents(socket: Pick<Socket, 'use' | 'disconnect'>, ma
   function check(packet: unknown[], next: () => void): void {
     const [event, ...args] = packet;
     const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as (answer: AckError) => void) : undefined;
-    if (typeof event !== 'string' || !KNOWN_EVENTS.has(event)) {
+    if (typeof event !== 'string' || !(KNOWN_EVENTS.has(event) || areaEvents.has(event))) {
       ack?.({ error: `unknown event "${echo(String(event))}"`, status: 400 });
       return;
     }

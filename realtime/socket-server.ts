@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { Server } from 'socket.io';
+import { Server, type Socket } from 'socket.io';
 import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from '../schema/realtime';
 import type { LobbyBroadcast } from '../src/engine/lobby-broadcast';
 import { handleLobbyEvents } from './lobby-socket-handlers';
@@ -42,8 +42,8 @@ export interface SocketServer {
   broadcast: LobbyBroadcast;
   /** Starts answering socket events; call once the lobby engine exists (before listening). */
   serve(services: LobbyServices): void;
-  /** More events on every socket (an area's own `realtime/<area>-socket-handlers.ts`); call before `serve`. */
-  handle(register: (socket: LeagueSocket) => void): void;
+  /** Another area's events (named, so the event guard lets them through) on every new socket, e.g. tournament:subscribe. */
+  onConnection(events: readonly string[], handler: (socket: LeagueSocket) => void): void;
   /** Disconnects every socket; safe to call twice. */
   close(): Promise<void>;
 }
@@ -82,11 +82,11 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
   let stopPresence: (() => void) | undefined;
   let closing: Promise<void> | undefined;
   const broadcast = socketBroadcast(io);
-  const areaHandlers: Array<(socket: LeagueSocket) => void> = [];
+  const connectionHandlers: Array<(socket: LeagueSocket) => void> = [];
+  const areaEvents = new Set<string>();
   return {
     io,
     broadcast,
-    handle: (register) => void areaHandlers.push(register),
     serve(services) {
       const readCredentials = credentialReader(options.publicUrl);
       io.use(authenticateHandshake(services.resolveCredential, readCredentials, options.logger, services.errorStatus));
@@ -94,12 +94,21 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
       if (options.limits) io.use(limitSocketsPerAddress(options.limits));
       io.on('connection', (socket) => {
         (io.of('/').adapter as unknown as RecoveringAdapter).resume(socket as never);
-        guardSocketEvents(socket, MAX_EVENT_BYTES, (error) => options.logger.error({ err: error, socketId: socket.id }, 'socket event guard failed; socket dropped'));
+        guardSocketEvents(
+          socket,
+          MAX_EVENT_BYTES,
+          (error) => options.logger.error({ err: error, socketId: socket.id }, 'socket event guard failed; socket dropped'),
+          areaEvents,
+        );
         if (options.limits) limitSubscriptions(socket, options.limits.subscriptionsPerSocket);
         handleLobbyEvents(socket, services, readCredentials, options.logger);
-        for (const register of areaHandlers) register(socket);
+        for (const handler of connectionHandlers) handler(socket);
       });
       stopPresence = keepSessionsOnline(io, services.presence, options.logger);
+    },
+    onConnection(events, handler) {
+      for (const event of events) areaEvents.add(event);
+      connectionHandlers.push(handler);
     },
     close: () =>
       (closing ??= (async () => {

@@ -57,6 +57,8 @@ import { lobbyServerRouter } from '../rest/routes/lobby-server-routes';
 import type { LifecycleTiming } from './servers/reservation-lifecycle';
 import { randomBytes } from 'node:crypto';
 import { premiumRouter } from '../rest/routes/premium-routes';
+import { assembleTournaments, socketRooms } from './composition/tournaments';
+import { tournamentCompetitions } from './tournaments/tournament-competitions';
 import { PremiumOrderRepository } from './db/premium-order-repository';
 import { PayPalClient } from './integrations/paypal/paypal-client';
 import { PremiumService } from './premium/premium-service';
@@ -217,7 +219,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     const approvalsArea = assembleApprovals({ db, clock, authenticate: identity.authenticate });
     const teamsArea = await assembleTeams({
-      db, clock, authenticate: identity.authenticate, approvals: approvalsArea, competitions: options.teamCompetitions,
+      db, clock, authenticate: identity.authenticate, approvals: approvalsArea, competitions: options.teamCompetitions ?? tournamentCompetitions,
       realtime: { live, sockets, onError: (error) => logger.error({ err: error }, 'team feed failed') },
     });
     cleanups.unshift(() => teamsArea.close());
@@ -246,6 +248,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       authenticate: identity.authenticate, optionalSession: identity.authenticator.optionalSession, banAuthor: (caller, body) => admin.bans.ban(caller, body),
     });
     cleanups.unshift(() => community.close());
+    const tournaments = await assembleTournaments({ db, live, clock, logger, authenticate: identity.authenticate, sockets: socketRooms(sockets) });
+    cleanups.unshift(() => tournaments.close());
 
     const anonymous = async () => null;
     const inFlight = new InFlight();
@@ -284,6 +288,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         teamsArea.router,
         approvalsArea.router,
         clientLogs.router,
+        tournaments.router,
         // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.
         identityRoutes.last,
       ],

@@ -18,6 +18,7 @@ import { communityRoutes } from './community-routes';
 import { teamsRoutes } from './teams-routes';
 import { approvalsRoutes } from './approvals-routes';
 import { observabilityRoutes } from './observability-routes';
+import { tournamentsRoutes } from './tournaments-routes';
 
 /** Every route the server registers; the OpenAPI document is built from this list. */
 export const allRoutes: RouteContract[] = [
@@ -41,4 +42,5 @@ export const allRoutes: RouteContract[] = [
   ...Object.values(teamsRoutes),
   ...Object.values(approvalsRoutes),
   ...Object.values(observabilityRoutes),
+  ...Object.values(tournamentsRoutes),
 ];

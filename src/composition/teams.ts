@@ -31,7 +31,7 @@ export interface TeamsInput {
   /** The competitions area's answer about entries; none until it is wired. */
   competitions?: TeamCompetitions;
   /** Roster and profile changes pushed over socket.io (`team:subscribe`, `team:update`); none without it. */
-  realtime?: { live: LiveStore; sockets: Pick<SocketServer, 'io' | 'handle'>; onError(error: unknown): void };
+  realtime?: { live: LiveStore; sockets: Pick<SocketServer, 'io' | 'onConnection'>; onError(error: unknown): void };
 }
 
 /** Teams, their `team_transfer` approval kind, and their realtime room. */
@@ -58,7 +58,7 @@ export async function assembleTeams(input: TeamsInput): Promise<TeamsArea> {
     const { live, sockets, onError } = input.realtime;
     feed = new TeamFeed<TeamView>({ live, read: async (id) => viewOf(id).then((team) => team && { version: team.version, team }), emit: teamUpdateEmitter(sockets.io), onError });
     await feed.start();
-    sockets.handle((socket) => handleTeamEvents(socket, { team: viewOf, onError }));
+    sockets.onConnection(['team:subscribe', 'team:unsubscribe'], (socket) => handleTeamEvents(socket, { team: viewOf, onError }));
   }
   return { teams, transfers, router: teamsRouter(teams, input.authenticate), close: async () => feed?.close() };
 }

@@ -55,6 +55,9 @@ describe('migrations', () => {
       'team_invites',
       'team_memberships',
       'teams',
+      'tournament_entries',
+      'tournament_matches',
+      'tournaments',
       'users',
     ]);
   });

@@ -31,6 +31,7 @@ import { TeamMembership } from './team-membership';
 import { TeamInvite } from './team-invite';
 import { Approval } from './approval';
 import { ClientLog } from './client-log';
+import { Tournament, TournamentEntry, TournamentMatch } from './tournament';
 
 export { Announcement, ApiKey, ApiKeyAudit, Ban, ChangelogEntry, LobbyRecord, Match, MatchPlayer, PremiumGrant, User };
 export { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog };
@@ -82,4 +83,7 @@ export const entities = [
   TeamInvite,
   Approval,
   ClientLog,
+  Tournament,
+  TournamentEntry,
+  TournamentMatch,
 ] as const;

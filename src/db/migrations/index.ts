@@ -7,6 +7,7 @@ import { MapsSchema } from './0005-maps';
 import { PointsSchema } from './0007-points';
 import { CommunitySchema } from './0012-community';
 import { ClientLogsSchema } from './0013-client-logs';
+import { TournamentsSchema } from './0010-tournaments';
 import { PremiumOrdersAndGiftCodes } from './0006-premium-orders-and-gift-codes';
 import { NotificationsSchema } from './0014-notifications';
 import { TeamsAndApprovals } from './0009-teams-and-approvals';
@@ -24,6 +25,7 @@ export const migrations: MigrationObject[] = [
   { name: '0007_points', class: PointsSchema },
   { name: '0008_admin', class: AdminSchema },
   { name: '0009_teams_and_approvals', class: TeamsAndApprovals },
+  { name: '0010_tournaments', class: TournamentsSchema },
   { name: '0012_community', class: CommunitySchema },
   { name: '0013_client_logs', class: ClientLogsSchema },
   { name: '0014_notifications', class: NotificationsSchema },

@@ -1,0 +1,129 @@
+import * as v from 'valibot';
+import { clampedQueryInt, IntegerParam, IsoDateTime } from './common';
+import { LobbyFormat } from './lobby';
+
+export const TournamentKind = v.picklist(['single_elimination', 'double_elimination', 'round_robin', 'swiss']);
+export const TournamentStatus = v.picklist(['signups', 'check_in', 'running', 'completed', 'cancelled']);
+export const EntryStatus = v.picklist(['entered', 'withdrawn', 'dropped', 'eliminated', 'active']);
+export const MatchStatus = v.picklist(['locked', 'waiting', 'ready', 'reported', 'confirmed', 'disputed', 'bye']);
+
+const Name = v.pipe(v.string(), v.trim(), v.minLength(3, 'must be 3-64 characters'), v.maxLength(64, 'must be 3-64 characters'));
+const MaxTeams = v.pipe(v.number(), v.integer('must be an integer'), v.minValue(2, 'must be 2-256'), v.maxValue(256, 'must be 2-256'));
+const BestOf = v.picklist([1, 3, 5]);
+const SwissRounds = v.pipe(v.number(), v.integer('must be an integer'), v.minValue(1, 'must be 1-20'), v.maxValue(20, 'must be 1-20'));
+const CheckInMinutes = v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0, 'must be 0-1440'), v.maxValue(1440, 'must be 0-1440'));
+const Score = v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0, 'must be 0-99'), v.maxValue(99, 'must be 0-99'));
+
+export const TournamentCreateBody = v.object({
+  name: Name,
+  format: LobbyFormat,
+  kind: TournamentKind,
+  max_teams: MaxTeams,
+  best_of: v.optional(BestOf),
+  swiss_rounds: v.optional(SwissRounds),
+  starts_at: IsoDateTime,
+  check_in_minutes: v.optional(CheckInMinutes),
+  roster_locked: v.optional(v.boolean()),
+});
+export type TournamentCreateBody = v.InferOutput<typeof TournamentCreateBody>;
+
+export const TournamentPatchBody = v.partial(TournamentCreateBody);
+export type TournamentPatchBody = v.InferOutput<typeof TournamentPatchBody>;
+
+export const TeamSummaryView = v.object({
+  id: v.number(),
+  name: v.string(),
+  tag: v.string(),
+  leader_id: v.number(),
+  member_count: v.number(),
+});
+
+export const TournamentEntryView = v.object({
+  team: TeamSummaryView,
+  seed: v.nullable(v.number()),
+  checked_in: v.boolean(),
+  status: EntryStatus,
+  final_rank: v.nullable(v.number()),
+});
+
+export const EntryFee = v.object({ amount: v.number(), currency: v.string() });
+
+export const TournamentView = v.object({
+  id: v.number(),
+  name: v.string(),
+  format: LobbyFormat,
+  kind: TournamentKind,
+  status: TournamentStatus,
+  max_teams: v.number(),
+  best_of: v.number(),
+  swiss_rounds: v.nullable(v.number()),
+  starts_at: v.string(),
+  check_in_minutes: v.number(),
+  roster_locked: v.boolean(),
+  entries: v.array(TournamentEntryView),
+  entry_fee: v.nullable(EntryFee),
+  created_at: v.string(),
+  version: v.number(),
+});
+export type TournamentView = v.InferOutput<typeof TournamentView>;
+
+export const TournamentListQuery = v.object({
+  status: v.optional(TournamentStatus),
+  page: clampedQueryInt(1, 1, 100_000),
+  limit: clampedQueryInt(20, 1, 100),
+});
+
+export const TournamentPage = v.object({ tournaments: v.array(TournamentView), total: v.number(), page: v.number(), limit: v.number() });
+
+const Side = v.object({ team_id: v.nullable(v.number()), score: v.nullable(v.number()) });
+
+export const TournamentMatchView = v.object({
+  id: v.number(),
+  round: v.number(),
+  number: v.number(),
+  home: Side,
+  away: Side,
+  status: MatchStatus,
+  winner_team_id: v.nullable(v.number()),
+  reported_by_team_id: v.nullable(v.number()),
+  lobby_code: v.optional(v.nullable(v.string())),
+});
+export type TournamentMatchView = v.InferOutput<typeof TournamentMatchView>;
+
+export const BracketView = v.object({
+  stages: v.array(
+    v.object({
+      id: v.string(),
+      kind: v.string(),
+      rounds: v.array(v.object({ number: v.number(), group: v.optional(v.string()), matches: v.array(TournamentMatchView) })),
+    }),
+  ),
+});
+export type BracketView = v.InferOutput<typeof BracketView>;
+
+export const StandingView = v.object({
+  rank: v.number(),
+  team_id: v.number(),
+  name: v.string(),
+  wins: v.number(),
+  losses: v.number(),
+  draws: v.number(),
+  points: v.number(),
+  score_diff: v.number(),
+  buchholz: v.optional(v.number()),
+});
+
+export const TournamentIdParams = v.object({ id: IntegerParam });
+export const TournamentTeamParams = v.object({ id: IntegerParam, team: IntegerParam });
+export const TournamentMatchParams = v.object({ id: IntegerParam, match: IntegerParam });
+
+export const TeamIdBody = v.object({ team_id: v.pipe(v.number(), v.integer('must be an integer'), v.minValue(1, 'must be positive')) });
+export const ReportBody = v.object({ home_score: Score, away_score: Score });
+export const DisputeBody = v.object({ reason: v.pipe(v.string(), v.trim(), v.minLength(1, 'must be 1-500 characters'), v.maxLength(500, 'must be 1-500 characters')) });
+export const AdminResultBody = v.object({
+  home_score: Score,
+  away_score: Score,
+  forfeit: v.optional(v.picklist(['home', 'away', 'both'])),
+  reset_dependents: v.optional(v.boolean()),
+});
+export const OkView = v.object({ ok: v.boolean() });
