@@ -59,6 +59,7 @@ import { premiumRouter } from '../rest/routes/premium-routes';
 import { PremiumOrderRepository } from './db/premium-order-repository';
 import { PayPalClient } from './integrations/paypal/paypal-client';
 import { PremiumService } from './premium/premium-service';
+import { assembleDevLogin } from './composition/dev-login';
 
 export interface ServerOptions {
   config: Config;
@@ -234,6 +235,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         docsRouter(() => buildOpenApiDocument(allRoutes, config.publicUrl)),
         publicRouter(publicReads, anonymous),
         ...identityRoutes.routers,
+        assembleDevLogin({ config, users, sessions: identity.sessions, clock }),
         // Lobby commands are the hot path: their session user's row may be up to half a second old.
         lobbyRouter(engines.lobbies, identity.authenticator.authenticateRecent, commandGate),
         partyRouter(engines.parties, identity.authenticate, identity.authenticator.optionalSession),

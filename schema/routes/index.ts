@@ -13,12 +13,14 @@ import { lobbyServerRoutes } from './lobby-server-routes';
 import { adminRoutes } from './admin-routes';
 import { mapsRoutes } from './maps-routes';
 import { premiumRoutes } from './premium-routes';
+import { devLoginRoutes } from './dev-login-routes';
 
 /** Every route the server registers; the OpenAPI document is built from this list. */
 export const allRoutes: RouteContract[] = [
   ...Object.values(opsRoutes),
   ...Object.values(publicRoutes),
   ...Object.values(authRoutes),
+  ...Object.values(devLoginRoutes),
   ...Object.values(usersRoutes),
   ...Object.values(keysRoutes),
   ...Object.values(lobbyRoutes),
