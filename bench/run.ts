@@ -16,6 +16,7 @@ const benches: Record<string, () => Promise<Bench>> = {
   'realtime-capacity': async () => (await import('./realtime-capacity')).benchRealtimeCapacity,
   'maps-upload': async () => (await import('./maps-upload')).benchMapsUpload,
   servers: async () => (await import('./servers')).benchServers,
+  'cold-start': async () => (await import('./cold-start')).benchColdStart,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
