@@ -60,6 +60,7 @@ import { PremiumOrderRepository } from './db/premium-order-repository';
 import { PayPalClient } from './integrations/paypal/paypal-client';
 import { PremiumService } from './premium/premium-service';
 import { assembleDevLogin } from './composition/dev-login';
+import { openDemoLobby } from './composition/demo-lobby';
 
 export interface ServerOptions {
   config: Config;
@@ -185,6 +186,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     // Before the socket server and the stores close: the deadline worker stops first.
     cleanups.unshift(() => engines.close());
+    if (seeded) await openDemoLobby({ lobbies: engines.lobbies, users, logger });
     let selfUrl = config.publicUrl;
     const servers = await startServerServices({
       config, db, live, maps, clock, logger, selfUrl: () => selfUrl,

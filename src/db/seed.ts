@@ -58,7 +58,7 @@ export async function seedDemoData(db: Database, now: Date): Promise<void> {
   const ids: number[] = [];
   for (const [i, username] of DEMO_PLAYERS.entries()) {
     const user = await users.upsertFromLogin({
-      platformId: `76561198000000${String(i + 1).padStart(3, '0')}`,
+      platformId: demoPlatformId(i),
       username,
       avatarUrl: null,
       isAdmin: false,
@@ -135,6 +135,11 @@ function demoReport(n: number, match: (typeof MATCHES)[number], ids: number[], n
       ...blu.map((i, slot) => ({ userId: ids[i], team: 'blu' as const, class: match.classes[slot] })),
     ],
   };
+}
+
+/** The platform id of the i-th demo player (0-based). */
+export function demoPlatformId(i: number): string {
+  return `76561198000000${String(i + 1).padStart(3, '0')}`;
 }
 
 function hoursBefore(now: Date, hours: number): Date {
