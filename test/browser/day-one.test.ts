@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS, haveChromium, launchChromium } from './support/chromium';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 /*
@@ -10,10 +9,6 @@ import { startTestServer, type TestServer } from '../support/test-server';
  * and votes; a second browser sees the count change without a reload. Without Chromium the file
  * is skipped locally and fails under CI (where .ci/run installs it), as the live-page test does.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = 'test-artifacts';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing: the browser test cannot run under CI`);
 
 const WAIT_MS = 15_000;
 
@@ -24,11 +19,7 @@ describe.skipIf(!haveChromium)('a newcomer on the live page with DEV_LOGIN=1', (
 
   beforeAll(async () => {
     server = await startTestServer({ DEV_LOGIN: '1', SEED_DEMO_DATA: 'auto' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    await mkdir(ARTIFACTS, { recursive: true });
+    browser = await launchChromium();
   }, 90_000);
 
   afterAll(async () => {
