@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, haveChromium, launchChromium } from './support/chromium';
+import { ARTIFACTS, haveChromium, launchChromium, openLivePage } from './support/chromium';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 /*
@@ -30,15 +30,7 @@ describe.skipIf(!haveChromium)('a newcomer on the live page with DEV_LOGIN=1', (
   async function open(path: string): Promise<Page> {
     const page = await (await browser.newContext({ viewport: { width: 1100, height: 900 } })).newPage();
     page.setDefaultTimeout(WAIT_MS);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('response', (response) => {
-      // /auth/me answering 401 is how the page learns that nobody is logged in.
-      const expected = response.status() === 401 && new URL(response.url()).pathname === '/auth/me';
-      if (response.status() >= 400 && !expected) pageErrors.push(`${response.status()} ${response.url()}`);
-    });
-    await page.goto(`${server.url}${path}`);
-    await page.locator('#connection[data-state="live"]').waitFor();
-    return page;
+    return openLivePage(page, `${server.url}${path}`, pageErrors);
   }
 
   it('plays as a name, joins the demo lobby and votes, and a second page sees the count change', async () => {
