@@ -50,6 +50,12 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('gives only body examples that the route itself accepts', () => {
+    for (const route of allRoutes) {
+      if (route.body && route.bodyExample !== undefined) expect(v.safeParse(route.body, route.bodyExample).success, route.operationId).toBe(true);
+    }
+  });
+
   it("adds another area's record with one line, without that area's routes existing", () => {
     const Trophy = v.object({ id: v.number(), title: v.string() });
     registerComponents({ Trophy });
