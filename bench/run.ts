@@ -19,6 +19,7 @@ const benches: Record<string, () => Promise<Bench>> = {
   notifications: async () => (await import('./notifications')).benchNotifications,
   'community-thread': async () => (await import('./community-thread')).benchCommunityThread,
   'client-logs': async () => (await import('./client-logs')).benchClientLogs,
+  'cold-start': async () => (await import('./cold-start')).benchColdStart,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

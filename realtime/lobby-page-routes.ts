@@ -32,6 +32,7 @@ export function installLobbyPageRoutes(app: UwsApp): void {
     ['/', page],
     ['/lobby/:code', page],
     ['/assets/app.js', load('app.js', 'text/javascript; charset=utf-8')],
+    ['/assets/play.js', load('play.js', 'text/javascript; charset=utf-8')],
     ['/assets/style.css', load('style.css', 'text/css; charset=utf-8')],
   ];
   for (const [path, asset] of routes) {

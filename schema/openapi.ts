@@ -1,5 +1,6 @@
-import { toJsonSchema } from '@valibot/to-json-schema';
+import { toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
+import { bodyComponents, responseComponents } from './components';
 import type { Credential, RouteContract } from './route-contract';
 
 type Json = Record<string, unknown>;
@@ -26,11 +27,29 @@ const SECURITY: Record<Credential, string> = {
   plugin: 'pluginSecret',
 };
 
-/** Input mode: query strings and bodies are documented as clients send them, before transforms. */
+const componentRef = ({ referenceId }: { referenceId: string }) => `#/components/schemas/${referenceId}`;
+
+/**
+ * Input mode: query strings and bodies are documented as clients send them, before transforms.
+ * A registered record (schema/components.ts) becomes a `$ref` wherever it appears.
+ */
+function conversion(mode: 'input' | 'ignore') {
+  const definitions = mode === 'input' ? bodyComponents() : responseComponents();
+  return { target: 'draft-2020-12' as const, errorMode: 'ignore' as const, typeMode: mode, definitions, overrideRef: componentRef };
+}
+
 function jsonSchema(schema: v.GenericSchema, mode: 'input' | 'ignore'): Json {
-  const out = toJsonSchema(schema, { target: 'draft-2020-12', errorMode: 'ignore', typeMode: mode }) as Json;
+  const out = toJsonSchema(schema, conversion(mode)) as Json;
   delete out.$schema;
+  delete out.$defs;
   return out;
+}
+
+function componentSchemas(): Record<string, Json> {
+  return {
+    ...(toJsonSchemaDefs(responseComponents(), conversion('ignore')) as Record<string, Json>),
+    ...(toJsonSchemaDefs(bodyComponents(), conversion('input')) as Record<string, Json>),
+  };
 }
 
 function pathParams(route: RouteContract): Json[] {
@@ -63,7 +82,8 @@ function operation(route: RouteContract): Json {
       ...(other.schema ? { content: { 'application/json': { schema: jsonSchema(other.schema, 'ignore') } } } : {}),
     };
   }
-  const errors = new Set(route.errors);
+  // Every route answers 400 to a malformed request (ambiguous framing, a key in the query string).
+  const errors = new Set([...route.errors, 400]);
   if (route.auth.length > 0) errors.add(401);
   if (route.auth.some((c) => c === 'premium' || c === 'admin')) errors.add(429);
   if (route.body) errors.add(400);
@@ -76,6 +96,7 @@ function operation(route: RouteContract): Json {
   const op: Json = {
     operationId: route.operationId,
     summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
     tags: [route.tag],
     parameters: [...pathParams(route), ...queryParams(route)],
     responses,
@@ -83,7 +104,9 @@ function operation(route: RouteContract): Json {
   };
   if (route.role) op['x-required-role'] = route.role;
   if (route.body) {
-    op.requestBody = { required: true, content: { [route.bodyContentType ?? 'application/json']: { schema: jsonSchema(route.body, 'input') } } };
+    const media: Json = { schema: jsonSchema(route.body, 'input') };
+    if (route.bodyExample !== undefined) media.example = route.bodyExample;
+    op.requestBody = { required: true, content: { [route.bodyContentType ?? 'application/json']: media } };
   }
   return op;
 }
@@ -111,7 +134,8 @@ const DESCRIPTION = [
 export function buildOpenApiDocument(routes: RouteContract[], serverUrl: string): Json {
   const paths: Record<string, Json> = {};
   for (const route of routes) {
-    const path = route.path.replace(/:(\w+)/g, '{$1}');
+    // Express routes match with or without a trailing slash; the document names the path without it.
+    const path = route.path.replace(/:(\w+)/g, '{$1}').replace(/(.)\/$/, '$1');
     paths[path] ??= {};
     paths[path][route.method] = operation(route);
   }
@@ -121,11 +145,13 @@ export function buildOpenApiDocument(routes: RouteContract[], serverUrl: string)
       title: 'Community League Platform API',
       version: 'v1',
       description: DESCRIPTION,
+      // package.json: private, no licence granted.
+      license: { name: 'Proprietary (UNLICENSED)', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: serverUrl }],
     paths,
     components: {
-      schemas: { Error: { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] } },
+      schemas: componentSchemas(),
       securitySchemes: {
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'league_session' },
         premiumApiKey: { type: 'http', scheme: 'bearer', description: 'svc_pk_ + 43 base64url characters' },

@@ -69,6 +69,8 @@ import { assembleTeams } from './composition/teams';
 import type { TeamCompetitions } from './teams/team-competitions';
 import { assembleObservability } from './composition/observability';
 import type { Metrics } from './observability/metrics';
+import { assembleDevLogin } from './composition/dev-login';
+import { openDemoLobby } from './composition/demo-lobby';
 
 export interface ServerOptions {
   config: Config;
@@ -207,6 +209,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     // Before the socket server and the stores close: the deadline worker stops first.
     cleanups.unshift(() => engines.close());
+    if (seeded) await openDemoLobby({ lobbies: engines.lobbies, users, logger });
     let selfUrl = config.publicUrl;
     const servers = await startServerServices({
       config, db, live, maps, clock, logger, selfUrl: () => selfUrl,
@@ -274,6 +277,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         docsRouter(() => buildOpenApiDocument(allRoutes, config.publicUrl)),
         publicRouter(publicReads, anonymous),
         ...identityRoutes.routers,
+        assembleDevLogin({ config, users, sessions: identity.sessions, clock }),
         // Lobby commands are the hot path: their session user's row may be up to half a second old.
         lobbyRouter(lobbies, identity.authenticator.authenticateRecent, commandGate),
         partyRouter(engines.parties, identity.authenticate, identity.authenticator.optionalSession),

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { keysRoutes } from '../../schema/routes/keys-routes';
 import type { UserRecord } from '../../src/db/user-record';
+import type { KeyAdmin } from '../../src/admin/key-admin';
 import type { ApiKeys } from '../../src/identity/api-keys';
 import { userOf, type Caller } from '../../src/identity/caller';
 import { HttpError } from '../http-error';
@@ -9,6 +10,7 @@ import { bindRoute, type Authenticate } from '../route-binder';
 export interface AdminKeysRouterDeps {
   authenticate: Authenticate<Caller>;
   keys: ApiKeys;
+  keyAdmin: KeyAdmin;
   users: { findById(id: number): Promise<UserRecord | null> };
 }
 
@@ -22,9 +24,9 @@ export function adminKeysRouter(deps: AdminKeysRouterDeps): Router {
     if (!owner) throw new HttpError(404, 'user not found');
     // An admin key of a non-admin account would be refused on every use (rule 9): refuse to mint it.
     if (!owner.isAdmin) throw new HttpError(400, 'user_id: must be an admin account');
-    return keys.issue(owner.id, 'admin', body.label);
+    return deps.keyAdmin.issueAdminKey({ userId: userOf(caller).id }, owner.id, body.label);
   });
   bindRoute(router, keysRoutes.listAllKeys, authenticate, () => keys.listAll());
-  bindRoute(router, keysRoutes.revokeAnyKey, authenticate, ({ params }) => keys.revoke(params.id));
+  bindRoute(router, keysRoutes.revokeAnyKey, authenticate, ({ caller, params }) => deps.keyAdmin.revokeKey({ userId: userOf(caller).id }, params.id));
   return router;
 }

@@ -42,7 +42,7 @@ export function identityRouters(input: IdentityRoutersInput): { routers: Router[
       logger,
     }),
     keysRouter({ authenticate, keys: identity.apiKeys }),
-    adminKeysRouter({ authenticate, keys: identity.apiKeys, users }),
+    adminKeysRouter({ authenticate, keys: identity.apiKeys, keyAdmin: identity.keyAdmin, users }),
     usersRouter({ authenticate, users, presence: input.presence, premium: identity.premium, shop: input.shop, clock }),
   ];
   return { routers, last: userByPlatformIdRouter({ authenticate, users }) };

@@ -17,6 +17,8 @@ export const authRoutes = {
   platformLogin: defineRoute({
     operationId: 'loginWithPlatform', method: 'get', path: '/auth/platform', tag, auth: [],
     summary: "Redirects to the identity provider's OpenID login (checkid_setup); sets the short-lived league_login state cookie the callback requires",
+    description:
+      'Starts a login through the identity provider (docs/design/CONTRACT.md, Logging in). A browser follows the redirect; the state cookie ties the callback to this browser.',
     success: redirect('To STEAM_OPENID_URL'), errors: [],
   }),
   platformCallback: defineRoute({
@@ -26,16 +28,23 @@ export const authRoutes = {
       'requires the league_login state cookie set by /auth/platform in the same browser (else login_error=login_not_started); ' +
       'sets the league_session cookie and redirects to /?logged_in=1, or to /?login_error=<reason> with no cookie; ' +
       'a 503 HTML page with Retry-After when the database or live store cannot answer',
+    description:
+      'Where the identity provider sends the browser back. Every failure redirects with login_error and sets no session cookie; a replayed assertion fails. When the database or the live store cannot answer, a 503 page says so (never a redirect that hides the cause).',
     success: redirect('To /?logged_in=1 or /?login_error=<reason>'), errors: [503],
   }),
   logout: defineRoute({
     operationId: 'logout', method: 'get', path: '/auth/logout', tag, auth: [],
     summary: 'Ends the session, clears the cookie and redirects to /; 403 {error} when the request comes from another site (Sec-Fetch-Site, or Origin/Referer)',
+    description:
+      'Ends the current session and clears the cookie.',
     success: redirect('To /'), errors: [403],
   }),
   me: defineRoute({
     operationId: 'getAuthMe', method: 'get', path: '/auth/me', tag, auth: ['session'],
-    summary: 'The logged-in user (401 {error} when not logged in)', success: { status: 200, schema: UserSelf }, errors: [401],
+    summary: 'The logged-in user (401 {error} when not logged in)',
+    description:
+      'The caller\'s own account (UserSelf), with the fields only its owner sees. 401 is how a page learns that nobody is logged in.',
+    success: { status: 200, schema: UserSelf }, errors: [401],
   }),
   chatLink: defineRoute({
     operationId: 'linkChatAccount', method: 'get', path: '/auth/chat', tag, auth: ['session'],
@@ -51,6 +60,9 @@ export const authRoutes = {
   }),
   chatUnlink: defineRoute({
     operationId: 'unlinkChatAccount', method: 'post', path: '/auth/chat/unlink', tag, auth: ['session'],
-    summary: 'Removes the linked chat account', success: { status: 200, schema: OkBody }, errors: [401, 403],
+    summary: 'Removes the linked chat account',
+    description:
+      'Forgets the chat-platform account linked to the caller; linking again starts at GET /auth/chat.',
+    success: { status: 200, schema: OkBody }, errors: [401, 403],
   }),
 };

@@ -19,12 +19,14 @@ import { teamsRoutes } from './teams-routes';
 import { approvalsRoutes } from './approvals-routes';
 import { observabilityRoutes } from './observability-routes';
 import { tournamentsRoutes } from './tournaments-routes';
+import { devLoginRoutes } from './dev-login-routes';
 
 /** Every route the server registers; the OpenAPI document is built from this list. */
 export const allRoutes: RouteContract[] = [
   ...Object.values(opsRoutes),
   ...Object.values(publicRoutes),
   ...Object.values(authRoutes),
+  ...Object.values(devLoginRoutes),
   ...Object.values(usersRoutes),
   ...Object.values(keysRoutes),
   ...Object.values(lobbyRoutes),

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { DEFAULT_EARNING_RATES } from '../domain/points/match-earnings';
 import { notifyConfig, notifyEnvEntries, type NotifyConfig } from '../notifications/notify-config';
+import { productionRefusal } from './production-guards';
 
 /**
  * The server's configuration, from the environment variables of docs/design/CONTRACT.md. Parsing is strict
@@ -105,6 +106,9 @@ const EnvSchema = v.object({
     '500',
   ),
   SEED_DEMO_DATA: v.optional(v.picklist(['auto', 'never'], 'SEED_DEMO_DATA must be auto or never'), 'auto'),
+  DEV_LOGIN: v.optional(v.picklist(['0', '1'], 'DEV_LOGIN must be 0 or 1')),
+  ALLOW_LOCAL_SERVERS: v.optional(v.picklist(['0', '1'], 'ALLOW_LOCAL_SERVERS must be 0 or 1')),
+  ALLOW_EMBEDDED: v.optional(v.picklist(['0', '1'], 'ALLOW_EMBEDDED must be 0 or 1')),
   REDIS_TIMEOUT_MS: milliseconds('REDIS_TIMEOUT_MS', '1000'),
   // Unset: 3 s for a database server, longer for embedded PGlite (see openDatabase).
   DATABASE_TIMEOUT_MS: v.optional(millisecondsText('DATABASE_TIMEOUT_MS')),
@@ -167,7 +171,10 @@ export interface Config {
   };
   /** Points per reported match (`played`, and `won` on top for a win) and the price of a custom avatar. */
   points: { earning: { played: number; won: number }; customAvatarCost: number };
+  /** Never in production: demo players and an announcement would land in a real, empty database. */
   seedDemoData: boolean;
+  /** `GET /auth/dev` logs in as any named local user (DEV_LOGIN=1; refused in production). */
+  devLogin: boolean;
   logLevel: Env['LOG_LEVEL'];
   /** Per-user limits per 10 s (src/identity/user-action-limit.ts): chat messages, other lobby commands. */
   userRateLimits: { chat: number; command: number };
@@ -218,9 +225,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(variable, `invalid configuration: ${variable}: ${issue.message}`);
   }
   const e = parsed.output;
-  if (e.NODE_ENV === 'production' && !e.SESSION_SECRET) {
-    throw new ConfigError('SESSION_SECRET', 'invalid configuration: SESSION_SECRET: required when NODE_ENV=production');
-  }
+  const refusal = productionRefusal(e);
+  if (refusal) throw new ConfigError(refusal.variable, `invalid configuration: ${refusal.variable}: ${refusal.rule}`);
   if (Boolean(e.DISCORD_CLIENT_ID) !== Boolean(e.DISCORD_CLIENT_SECRET)) {
     const missing = e.DISCORD_CLIENT_ID ? 'DISCORD_CLIENT_SECRET' : 'DISCORD_CLIENT_ID';
     throw new ConfigError(missing, `invalid configuration: ${missing}: set both DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET, or neither`);
@@ -281,7 +287,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       hetzner: { apiUrl: e.HETZNER_API_URL.replace(/\/+$/, ''), token: e.HETZNER_API_TOKEN, image: e.HETZNER_IMAGE, serverType: e.HETZNER_SERVER_TYPE, gamePort: e.HETZNER_GAME_PORT },
     },
     points: { earning: { played: e.POINTS_MATCH_PLAYED, won: e.POINTS_MATCH_WON }, customAvatarCost: e.POINTS_CUSTOM_AVATAR_COST },
-    seedDemoData: e.SEED_DEMO_DATA === 'auto',
+    seedDemoData: e.SEED_DEMO_DATA === 'auto' && e.NODE_ENV !== 'production',
+    devLogin: e.DEV_LOGIN === '1',
     logLevel: e.LOG_LEVEL,
     userRateLimits: { chat: e.CHAT_RATE_LIMIT, command: e.COMMAND_RATE_LIMIT },
     community: { postsPerMinute: e.COMMUNITY_POSTS_PER_MINUTE, queueFirstPosts: e.COMMUNITY_QUEUE_FIRST_POSTS },

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +12,15 @@ import { openDatabase } from './orm';
  * 1 s), and they are what keeps a first `npm start` under 5 s. Migrations added later still run
  * at start-up as usual. Versioned by the PGlite release that made it.
  */
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = packageRoot(dirname(fileURLToPath(import.meta.url)));
+
+/** The directory holding node_modules: two levels up from src/db, three from the compiled dist/src/db. */
+function packageRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'node_modules', '@electric-sql', 'pglite'))) return dir;
+    if (dirname(dir) === dir) return join(from, '..', '..');
+  }
+}
 
 async function pgliteVersion(): Promise<string> {
   // The package's exports hide package.json, so it is read from disk.

@@ -19,14 +19,14 @@ const CLASSES_4V4 = ['scout', 'soldier', 'demoman', 'medic'];
 const CLASSES_ULTIDUO = ['soldier', 'medic'];
 
 const MATCHES: { format: string; map: string; classes: string[]; hoursAgo: number }[] = [
-  { format: '6v6', map: 'cp_process_f12', classes: CLASSES_6V6, hoursAgo: 96 },
+  { format: '6v6', map: 'cp_process_final', classes: CLASSES_6V6, hoursAgo: 96 },
   { format: '6v6', map: 'cp_gullywash_f9', classes: CLASSES_6V6, hoursAgo: 80 },
   { format: '4v4', map: 'koth_product_final', classes: CLASSES_4V4, hoursAgo: 70 },
   { format: '6v6', map: 'cp_sunshine', classes: CLASSES_6V6, hoursAgo: 50 },
   { format: 'ultiduo', map: 'ultiduo_baloo_v2', classes: CLASSES_ULTIDUO, hoursAgo: 30 },
-  { format: '6v6', map: 'cp_granary_pro_rc8', classes: CLASSES_6V6, hoursAgo: 20 },
+  { format: '6v6', map: 'cp_granary_pro_rc16f', classes: CLASSES_6V6, hoursAgo: 20 },
   { format: '4v4', map: 'koth_bagel_rc10', classes: CLASSES_4V4, hoursAgo: 6 },
-  { format: '6v6', map: 'cp_process_f12', classes: CLASSES_6V6, hoursAgo: 2 },
+  { format: '6v6', map: 'cp_process_final', classes: CLASSES_6V6, hoursAgo: 2 },
 ];
 
 const CHANGELOG = [
@@ -60,7 +60,7 @@ export async function seedDemoData(db: Database, now: Date): Promise<void> {
   const ids: number[] = [];
   for (const [i, username] of DEMO_PLAYERS.entries()) {
     const user = await users.upsertFromLogin({
-      platformId: `76561198000000${String(i + 1).padStart(3, '0')}`,
+      platformId: demoPlatformId(i),
       username,
       avatarUrl: null,
       isAdmin: false,
@@ -139,6 +139,11 @@ function demoReport(n: number, match: (typeof MATCHES)[number], ids: number[], n
       ...blu.map((i, slot) => ({ userId: ids[i], team: 'blu' as const, class: match.classes[slot] })),
     ],
   };
+}
+
+/** The platform id of the i-th demo player (0-based). */
+export function demoPlatformId(i: number): string {
+  return `76561198000000${String(i + 1).padStart(3, '0')}`;
 }
 
 function hoursBefore(now: Date, hours: number): Date {

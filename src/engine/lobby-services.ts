@@ -73,7 +73,9 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
     rebuild: async (number) => {
       const rebuilt = await lobbies.recover();
       invalidation.invalidate('lobbies');
-      logger.warn({ epoch: number, ...rebuilt }, 'the live store had lost its data: open lobbies rebuilt from Postgres');
+      // The in-process store starts empty with every process: that is its normal start, not a loss.
+      if (live.kind === 'memory') logger.info({ epoch: number, ...rebuilt }, 'in-process live store started: open lobbies loaded from the database');
+      else logger.warn({ epoch: number, ...rebuilt }, 'the live store had lost its data: open lobbies rebuilt from Postgres');
     },
     onError: (error) => logger.error({ err: error }, 'checking the live epoch failed'),
   });

@@ -10,6 +10,7 @@ import type { UsersRepository } from '../db/users-repository';
 import { createChatLink } from '../integrations/discord-oauth';
 import type { LiveStore } from '../live/live-store';
 import { createHmac } from 'node:crypto';
+import { KeyAdmin } from '../admin/key-admin';
 import { ApiKeys } from './api-keys';
 import { createAuthenticator, type Authenticator, type AuthenticatorDeps } from './authenticator';
 import { ChatAccountLink } from './chat-account-link';
@@ -41,6 +42,8 @@ export interface Identity {
   login: PlatformLogin;
   chat: ChatAccountLink;
   apiKeys: ApiKeys;
+  /** Admin keys issued and revoked with an admin audit row. */
+  keyAdmin: KeyAdmin;
   auditLog: KeyAuditLog;
   premium: PremiumRepository;
   /** Writes the queued audit rows and stops the timers: part of a graceful shutdown. */
@@ -111,6 +114,7 @@ export function createIdentity(input: IdentityInput): Identity {
     login,
     chat,
     apiKeys,
+    keyAdmin: new KeyAdmin({ db, clock }),
     auditLog,
     premium,
     async close() {

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS, haveChromium, launchChromium, openLivePage } from './support/chromium';
 import type { LobbyDetail } from '../../schema/lobby';
 import { startTestServerWithLogin, type LoggedIn, type TestServerWithLogin } from '../support/login';
 import { createLobby } from '../realtime/support/rest-client';
@@ -12,10 +11,6 @@ import { freshUser } from '../realtime/support/users';
  * acts, the other sees it without reloading. Without Chromium the file is skipped locally and
  * fails under CI (where .ci/run installs it).
  */
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = 'test-artifacts';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing: the browser test cannot run under CI`);
 
 const WAIT_MS = 10_000;
 
@@ -26,14 +21,7 @@ describe.skipIf(!haveChromium)('the live lobby page', () => {
 
   beforeAll(async () => {
     server = await startTestServerWithLogin();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      ],
-    });
-    await mkdir(ARTIFACTS, { recursive: true });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
@@ -53,19 +41,7 @@ describe.skipIf(!haveChromium)('the live lobby page', () => {
   async function open(context: BrowserContext, path: string): Promise<Page> {
     const page = await context.newPage();
     page.setDefaultTimeout(WAIT_MS);
-    // Script errors, CSP violations and failed requests; /auth/me answering 401 is how the page
-    // learns that nobody is logged in, so that one is expected.
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) pageErrors.push(message.text());
-    });
-    page.on('response', (response) => {
-      const expected = response.status() === 401 && new URL(response.url()).pathname === '/auth/me';
-      if (response.status() >= 400 && !expected) pageErrors.push(`${response.status()} ${response.url()}`);
-    });
-    await page.goto(`${server.url}${path}`);
-    await page.locator('#connection[data-state="live"]').waitFor();
-    return page;
+    return openLivePage(page, `${server.url}${path}`, pageErrors);
   }
 
   it('shows one lobby to two users, each seeing what the other does without a reload', async () => {

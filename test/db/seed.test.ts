@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublicReadRepository } from '../../src/db/public-read-repository';
 import { seedDemoData, seedIfEmpty } from '../../src/db/seed';
+import { KNOWN_MAPS } from '../../src/domain/lobby/formats';
 import { createTestDatabase, truncateAll, type TestDatabase } from '../support/test-database';
 
 const NOW = new Date('2026-07-01T18:00:00.000Z');
@@ -65,5 +66,11 @@ describe('demo data', () => {
     await truncateAll(t.db);
     expect(await seedIfEmpty(t.db, NOW)).toBe(true);
     expect((await one<{ n: number }>('select count(*)::int as n from users')).n).toBe(12);
+  });
+
+  it('records matches only on maps of the map list', async () => {
+    const rows = await t.db.em().execute<{ map: string }[]>('select distinct map from matches');
+    expect(rows.length).toBeGreaterThan(0);
+    for (const { map } of rows) expect(KNOWN_MAPS).toContain(map);
   });
 });

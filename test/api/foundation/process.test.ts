@@ -1,8 +1,7 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { spawnServerProcess, startServerProcess } from '../../support/spawn-server';
 
 const dirs: string[] = [];
@@ -52,35 +51,5 @@ describe('the server process', () => {
     } finally {
       await first.stop();
     }
-  });
-});
-
-describe('docker-compose.yml', () => {
-  it('is valid YAML describing Postgres, Redis with appendonly, two app instances and a proxy', async () => {
-    // Compose resolves YAML merge keys (<<), so the test does too.
-    const doc = parse(await readFile('docker-compose.yml', 'utf8'), { merge: true });
-    expect(Object.keys(doc.services).sort()).toEqual(['app1', 'app2', 'postgres', 'proxy', 'redis']);
-    expect(doc.services.redis.command.join(' ')).toContain('--appendonly yes');
-    expect(Number(String(doc.services.postgres.image).split(':')[1])).toBeGreaterThanOrEqual(15);
-    for (const app of ['app1', 'app2']) {
-      expect(doc.services[app].environment.DATABASE_URL).toMatch(/^postgres:\/\//);
-      expect(doc.services[app].environment.REDIS_URL).toMatch(/^redis:\/\//);
-    }
-  });
-
-  it('the proxy upgrades websockets and keeps a client on one instance', async () => {
-    const conf = await readFile('deploy/nginx.conf', 'utf8');
-    expect(conf).toContain('ip_hash');
-    expect(conf).toMatch(/proxy_set_header Upgrade \$http_upgrade/);
-    expect(conf).toContain('server app1:8080');
-    expect(conf).toContain('server app2:8080');
-  });
-
-  it('the proxy buffers request bodies, so uWS never sees a chunked one, and bounds request heads', async () => {
-    const conf = await readFile('deploy/nginx.conf', 'utf8');
-    const main = conf.slice(conf.indexOf('location / {'), conf.indexOf('}', conf.indexOf('location / {')));
-    expect(main).toContain('proxy_request_buffering on;');
-    expect(main).toContain('client_max_body_size 1m;');
-    expect(conf).toMatch(/large_client_header_buffers 4 8k;/);
   });
 });

@@ -11,6 +11,16 @@ function configError(env: Record<string, string>): ConfigError {
   throw new Error('expected a configuration error');
 }
 
+/** A production environment that passes every guard; each guard test breaks one thing. */
+const PRODUCTION: Record<string, string> = {
+  NODE_ENV: 'production',
+  SESSION_SECRET: 's'.repeat(40),
+  CLOUD_PROVIDER: 'hetzner',
+  HETZNER_API_TOKEN: 'token',
+  DATABASE_URL: 'postgres://db/league',
+  REDIS_URL: 'redis://redis:6379',
+};
+
 describe('configuration', () => {
   it('starts with the embedded defaults when nothing is set', () => {
     const config = loadConfig({});
@@ -64,8 +74,35 @@ describe('configuration', () => {
   });
 
   it('production accepts a supplied SESSION_SECRET', () => {
-    const config = loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40) });
+    const config = loadConfig({ ...PRODUCTION, SESSION_SECRET: 'x'.repeat(40) });
     expect(config.sessionSecret).toBe('x'.repeat(40));
+  });
+
+  it.each([
+    ['DEV_LOGIN', { DEV_LOGIN: '1' }],
+    ['CLOUD_PROVIDER', { CLOUD_PROVIDER: 'local' }],
+    ['DATABASE_URL', { DATABASE_URL: '' }],
+    ['REDIS_URL', { REDIS_URL: '' }],
+  ])('production refuses %s as set here, naming it', (variable, change) => {
+    const error = configError({ ...PRODUCTION, ...change });
+    expect(error.variable).toBe(variable);
+    expect(error.message).not.toContain('\n');
+  });
+
+  it('production runs local game servers and embedded stores only when explicitly allowed', () => {
+    const config = loadConfig({ ...PRODUCTION, CLOUD_PROVIDER: 'local', ALLOW_LOCAL_SERVERS: '1', DATABASE_URL: '', REDIS_URL: '', ALLOW_EMBEDDED: '1' });
+    expect(config.servers.provider).toBe('local');
+    expect(config.databaseUrl).toBeUndefined();
+  });
+
+  it('production never seeds demo data, whatever SEED_DEMO_DATA says', () => {
+    expect(loadConfig({ ...PRODUCTION, SEED_DEMO_DATA: 'auto' }).seedDemoData).toBe(false);
+    expect(loadConfig({ SEED_DEMO_DATA: 'auto' }).seedDemoData).toBe(true);
+  });
+
+  it('honours DEV_LOGIN=1 outside production only', () => {
+    expect(loadConfig({ DEV_LOGIN: '1' }).devLogin).toBe(true);
+    expect(loadConfig({}).devLogin).toBe(false);
   });
 
   it('the chat OAuth app needs both its id and its secret', () => {

@@ -35,12 +35,13 @@ describe('deploy files', () => {
     }
   });
 
-  it('Prometheus scrapes every app instance of docker-compose with the metrics token', () => {
+  it('Prometheus scrapes every replica of the app service of docker-compose with the metrics token', () => {
     const compose = parse(read('docker-compose.yml'));
-    const apps = Object.keys(compose.services).filter((name) => /^app\d+$/.test(name));
+    const apps = Object.keys(compose.services).filter((name) => /^app\d*$/.test(name));
     const config = parse(read('deploy/prometheus.yml'));
     const job = config.scrape_configs.find((c: { job_name: string }) => c.job_name === 'league');
-    expect(job.static_configs[0].targets.sort()).toEqual(apps.map((app) => `${app}:8080`).sort());
+    expect(job.dns_sd_configs[0]).toMatchObject({ names: apps, type: 'A', port: 8080 });
+    expect(compose.services.app.environment.METRICS_TOKEN).toBeDefined();
     expect(job.authorization).toMatchObject({ type: 'Bearer' });
     expect(compose.services.prometheus.volumes).toContain('./deploy/prometheus.yml:/etc/prometheus/prometheus.yml:ro');
   });

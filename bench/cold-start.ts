@@ -1,0 +1,62 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../test/support/spawn-server';
+
+/**
+ * Cold start on embedded defaults: spawn to the first 200 of `GET /`, a fresh DATA_DIR each run
+ * (the embedded database unpacked, migrated and seeded, as a newcomer's first start), and the
+ * resident memory once the process has idled a few seconds. The compiled start (dist/, what
+ * `npm start` runs) beside the tsx loader on the sources (what `npm run dev` runs), median of 3.
+ */
+const RUNS = 3;
+const IDLE_MS = 5_000;
+
+const starts: Record<string, string[]> = {
+  'compiled (node dist/src/main.js)': ['dist/src/main.js'],
+  'tsx (node --import tsx src/main.ts)': ['--import', 'tsx', 'src/main.ts'],
+};
+
+async function once(args: string[]): Promise<{ ms: number; rssMb: number }> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'league-cold-'));
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, args, {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+  });
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`);
+      const ok = await fetch(`http://127.0.0.1:${port}/`).then((r) => r.status === 200, () => false);
+      if (ok) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const ms = performance.now() - started;
+    await new Promise((r) => setTimeout(r, IDLE_MS));
+    const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
+    const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return { ms, rssMb: rssKb / 1024 };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+export async function benchColdStart(): Promise<string[]> {
+  const lines: string[] = [];
+  for (const [name, args] of Object.entries(starts)) {
+    const runs = [];
+    for (let i = 0; i < RUNS; i++) runs.push(await once(args));
+    lines.push(
+      `  ${name}: first 200 after ${Math.round(median(runs.map((r) => r.ms)))} ms median ` +
+        `(${runs.map((r) => Math.round(r.ms)).join(', ')}), idle RSS ${Math.round(median(runs.map((r) => r.rssMb)))} MB median ` +
+        `(${runs.map((r) => Math.round(r.rssMb)).join(', ')})`,
+    );
+  }
+  return lines;
+}
