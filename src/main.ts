@@ -5,14 +5,15 @@ import { mountRestApp } from '../rest/rest-app';
 import { docsRouter } from '../rest/routes/docs-routes';
 import { opsRouter } from '../rest/routes/ops-routes';
 import { identityRouters } from '../rest/routes/identity-routers';
-import { clientAddress, trustedProxyMatcher } from '../rest/client-address';
-import { refuseWithHttpError, requestAddress } from '../rest/middleware/credentials';
+import { addressResolver, refuseWithHttpError } from '../rest/middleware/credentials';
 import { installRawPublicRoutes, publicRouter } from '../rest/routes/public-routes';
 import { installLobbyPageRoutes } from '../realtime/lobby-page-routes';
 import { attachSocketServer } from '../realtime/socket-server';
-import { toHttpError } from '../rest/error-mapping';
+import { toHttpError } from './door/error-answer';
+import type { ExchangeDeps } from './door/exchange';
+import { accessLog, type RequestObserver } from './observability/request-observer';
 import { runLobbyCommand } from './engine/lobby-command-table';
-import { createUwsApp, listen, uwsBuild } from '../realtime/uws-host';
+import { createUwsApp, listen, uwsBuild } from '../host/uws-host';
 import { buildOpenApiDocument } from '../schema/openapi';
 import { allRoutes } from '../schema/routes';
 import { ConfigError, loadConfig, type Config } from './config/config';
@@ -66,6 +67,8 @@ export interface ServerOptions {
   clock?: () => number;
   /** Serve the hot public reads from native uWS routes (default); off only to measure the difference. */
   rawPublicRoutes?: boolean;
+  /** More observers of every answered request (metrics); the access log is always one. */
+  observers?: RequestObserver[];
   /** A cloud host driver other than the configured one, and faster lifecycle timing (tests). */
   serverProvider?: CloudProvider;
   serverTiming?: Partial<LifecycleTiming>;
@@ -129,7 +132,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     );
     const identity = createIdentity({
       config, sessionSecret, db, live, users, presence, clock, logger,
-      refuse: refuseWithHttpError, addressOf: requestAddress(config.trustProxy),
     });
     // Runs before the database closes: queued key-audit rows are written first.
     cleanups.unshift(() => identity.close());
@@ -193,7 +195,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const admin = createAdmin({
       db, users, lobbies: engines.lobbies, reservations: reservationRepository, invalidate: engines.invalidate, bansChanged: engines.bansChanged, clock,
     });
-    const isTrustedProxy = trustedProxyMatcher(config.trustProxy);
+    const addressOf = addressResolver(config.trustProxy);
+    const inFlight = new InFlight();
+    const door: ExchangeDeps & { addressOf: typeof addressOf } = { inFlight, logger, observers: [accessLog(logger), ...(options.observers ?? [])], addressOf };
     const userLimits = new UserActionLimit(live, clock, refuseWithHttpError, userActionLimits(config.userRateLimits));
     const commandGate = (type: string, caller: Caller) => userLimits.check(type, caller);
     sockets.serve({
@@ -201,34 +205,25 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // The REST routes' own command table, gate and credential check: a socket command answers exactly as its route does.
       runCommand: (code, name, body, caller) => runLobbyCommand(engines.lobbies, code, name, body as never, caller, commandGate),
       authenticate: identity.authenticator.authenticateRecent,
+      exchange: door,
+      addressOf,
       errorStatus: toHttpError,
       presence,
       resolveCredential: ({ cookieHeader, token, peerAddress, forwardedFor }) =>
-        identity.authenticator.resolveSocketCredential({
-          cookieHeader,
-          token,
-          address: clientAddress(peerAddress, forwardedFor, isTrustedProxy),
-        }),
+        identity.authenticator.resolveSocketCredential({ cookieHeader, token, address: addressOf(peerAddress, forwardedFor) }),
     });
     installLobbyPageRoutes(uws);
 
-    const anonymous = async () => null;
-    const inFlight = new InFlight();
+    // Anonymous routes still refuse a key in the URL (401), as every route does.
+    const anonymous = identity.authenticate;
     // The streamed upload is its own native route, registered before the 1 MB guard refuses big bodies.
-    installMapUploadRoute(uws, {
-      library: mapLibrary,
-      authenticate: identity.authenticate,
-      onError: (error) => logger.error({ err: error }, 'map upload failed'),
-    });
+    installMapUploadRoute(uws, { ...door, library: mapLibrary, authenticate: identity.authenticate });
     // The hot path: lobby commands on native routes, the same contracts and checks as their express bindings.
-    installLobbyCommandRoutes(uws, engines.lobbies, { authenticate: identity.authenticator.authenticateRecent, inFlight, logger }, commandGate);
+    installLobbyCommandRoutes(uws, engines.lobbies, { ...door, authenticate: identity.authenticator.authenticateRecent }, commandGate);
     installBodySizeGuard(uws);
-    if (options.rawPublicRoutes !== false) {
-      installRawPublicRoutes(uws, publicReads, (error) => logger.error({ err: error }, 'public read failed'));
-    }
+    if (options.rawPublicRoutes !== false) installRawPublicRoutes(uws, publicReads, { ...door, authenticate: anonymous });
     mountRestApp(uws, {
-      logger,
-      before: [inFlight.middleware],
+      door,
       routers: [
         opsRouter({ database: () => db.ready(), liveStore: () => live.get('readyz').then(() => true, () => false) }, anonymous),
         docsRouter(() => buildOpenApiDocument(allRoutes, config.publicUrl)),
@@ -236,13 +231,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         ...identityRoutes.routers,
         // Lobby commands are the hot path: their session user's row may be up to half a second old.
         lobbyRouter(engines.lobbies, identity.authenticator.authenticateRecent, commandGate),
-        partyRouter(engines.parties, identity.authenticate, identity.authenticator.optionalSession),
+        partyRouter(engines.parties, identity.authenticate),
         pointsRouter({ authenticate: identity.authenticate, points, cache: publicReads.cache, invalidate: pointsChanged }),
         serversRouter(maps, servers.reservations, identity.authenticate),
         mapsRouter(mapLibrary, identity.authenticate),
         lobbyServerRouter(servers.lobbyServer, servers.plugins, identity.authenticate),
         adminRouter({ authenticate: identity.authenticate, users, ...admin }),
-        premiumRouter(premium, identity.authenticate, identity.authenticator.optionalSession),
+        premiumRouter(premium, identity.authenticate),
         // Keep last: GET /api/users/:platformId would shadow later /api/users/<name> paths.
         identityRoutes.last,
       ],
