@@ -1,6 +1,7 @@
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Answer, DoorResponse } from '../src/door/exchange';
 import { presentedFromHeaders, type PresentedRequest } from '../src/door/presented-request';
+import { endAnswer } from '../host/uws-host';
 import { statusLine } from './status-line';
 
 /**
@@ -115,8 +116,9 @@ export class NativeResponse implements DoorResponse {
       if (answer.bytes || answer.body !== undefined) this.res.writeHeader('Content-Type', 'application/json; charset=utf-8');
       for (const [name, value] of Object.entries(headers)) this.res.writeHeader(name, value);
       if (this.head) {
-        this.res.writeHeader('content-length', String(Buffer.byteLength(text)));
-        this.res.endWithoutBody(undefined, close);
+        // uWS does not know HEAD: the length a GET would get, and no body (host/uws-host.ts endAnswer).
+        if (close) this.res.writeHeader('Connection', 'close');
+        endAnswer(this.res, text, true);
         return;
       }
       endNative(this.res, text, { close, unreadBytes: unread });
