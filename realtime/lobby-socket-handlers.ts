@@ -80,7 +80,7 @@ export function handleLobbyEvents(socket: LeagueSocket, services: LobbyServices,
     const parsed = parseInput(LobbyCommandPayload, payload, 'payload');
     if (!parsed.ok) return failure(400, parsed.message);
     const { code, type, ...body } = parsed.value;
-    if (!isLobbyCommandName(type)) return failure(400, `type: unknown lobby command "${type}"`);
+    if (!isLobbyCommandName(type)) return failure(400, 'type: not a lobby command');
     return commandAsRest(type, code, body);
   });
 

@@ -1,5 +1,4 @@
 import type { Socket } from 'socket.io';
-import { echo } from '../schema/issue-message';
 import type { AckError, ClientToServerEvents } from '../schema/realtime';
 
 const KNOWN_EVENTS: ReadonlySet<string> = new Set<keyof ClientToServerEvents>([
@@ -20,7 +19,7 @@ export function guardSocketEvents(socket: Pick<Socket, 'use'>, maxEventBytes: nu
     const [event, ...args] = packet as unknown[];
     const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as (answer: AckError) => void) : undefined;
     if (typeof event !== 'string' || !KNOWN_EVENTS.has(event)) {
-      ack?.({ error: `unknown event "${echo(String(event))}"`, status: 400 });
+      ack?.({ error: 'event: unknown event name', status: 400 });
       return;
     }
     if (args.length > 0 && Buffer.byteLength(JSON.stringify(args)) > maxEventBytes) {

@@ -2,6 +2,7 @@ import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { HttpResponse } from 'uWebSockets.js';
 import * as v from 'valibot';
+import { describeIssues } from '../../schema/issue-message';
 import { MapUploadFields } from '../../schema/maps';
 import { mapsRoutes } from '../../schema/routes/maps-routes';
 import type { UwsApp } from '../../host/uws-host';
@@ -191,7 +192,7 @@ function parseUpload(library: MapLibrary, user: ReturnType<typeof userOf>, heade
         if (refused) return;
         if (!fileSeen) throw new HttpError(400, 'file: a `file` part with the .bsp is required');
         const fields = v.safeParse(MapUploadFields, displayName === undefined ? {} : { display_name: displayName });
-        if (!fields.success) throw new HttpError(400, `${v.getDotPath(fields.issues[0]) ?? 'display_name'}: ${fields.issues[0].message}`);
+        if (!fields.success) throw new HttpError(400, describeIssues(fields.issues, 'body'));
         const running = (await upload)!;
         // busboy closes once the body is parsed; the file may still be draining to disk.
         if (!running.sink.writableFinished) await new Promise<void>((done, failed) => {
