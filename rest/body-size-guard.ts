@@ -27,7 +27,7 @@ export const MAX_TARGET_LENGTH = 8 * 1024;
  * A chunked body has no length to check against the limit before it is buffered: 411, send
  * Content-Length. A target over 8 KB is 414, as nginx's default answers.
  */
-export function framingRefusal(req: HttpRequest, limit = MAX_JSON_BODY_BYTES): Refusal | null {
+export function framingRefusal(req: HttpRequest, limit = MAX_JSON_BODY_BYTES, options: { chunked?: boolean } = {}): Refusal | null {
   const length = req.getHeader('content-length');
   const declared = length === '' ? (req.getHeader('transfer-encoding') === '' ? 0 : Number.POSITIVE_INFINITY) : Number(length);
   if (req.getUrl().length + (req.getQuery() ?? '').length > MAX_TARGET_LENGTH) {
@@ -39,6 +39,8 @@ export function framingRefusal(req: HttpRequest, limit = MAX_JSON_BODY_BYTES): R
     if (name === 'content-length') lengths.push(value.trim());
   });
   if (lengths.some((value) => value !== lengths[0])) return { status: '400 Bad Request', error: 'different Content-Length headers sent', ambiguous: true, unreadBytes: Number.POSITIVE_INFINITY };
+  // A streamed route (the map upload) counts a chunked body against its limit as it arrives.
+  if (lengths.length === 0 && options.chunked) return null;
   if (lengths.length === 0) return { status: '411 Length Required', error: 'chunked request bodies are not accepted; send Content-Length', unreadBytes: Number.POSITIVE_INFINITY };
   if (Number(lengths[0]) > limit) return { status: '413 Payload Too Large', error: `request body over ${limit} bytes`, unreadBytes: declared };
   return null;

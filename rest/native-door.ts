@@ -19,7 +19,7 @@ export interface NativeRequest {
   path: string;
   target: string;
   peer: string;
-  /** The declared body length (NaN when none was declared). */
+  /** The declared body length: 0 without a body, Infinity for a chunked one. */
   declaredLength: number;
 }
 
@@ -39,7 +39,7 @@ export function readNativeRequest(req: HttpRequest, res: HttpResponse, method: s
     path,
     target: query ? `${path}?${query}` : path,
     peer: Buffer.from(res.getRemoteAddressAsText()).toString(),
-    declaredLength: length === undefined ? Number.NaN : Number(length),
+    declaredLength: length !== undefined ? Number(length) : headers['transfer-encoding'] !== undefined ? Number.POSITIVE_INFINITY : 0,
   };
 }
 

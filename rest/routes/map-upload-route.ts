@@ -39,7 +39,7 @@ export function installMapUploadRoute(app: UwsApp, deps: MapUploadRouteDeps): vo
   const tooLarge = () => new HttpError(413, `map files are limited to ${deps.library.maxBytes} bytes`);
 
   app.post(route.path, (res, req) => {
-    const refusal = framingRefusal(req, bodyLimit);
+    const refusal = framingRefusal(req, bodyLimit, { chunked: true });
     if (refusal) {
       // The route's own words for a declared size over its limit.
       if (refusal.status.startsWith('413')) refusal.error = tooLarge().message;
