@@ -18,7 +18,7 @@ export function authenticateHandshake(resolve: SocketCredentialResolver, read: C
   return async (socket: Socket<never, never, never, SocketData>, next: Next): Promise<void> => {
     try {
       // Rule 1 at this door too: a key in the handshake's URL is no credential (401).
-      if (keyInUrl(socket.handshake.url)) return next(refusal(401, KEY_IN_URL_REFUSAL));
+      if (keyInUrl(handshakeTarget(socket.handshake))) return next(refusal(401, KEY_IN_URL_REFUSAL));
       const result = await resolve(read(socket));
       if (!result.ok) return next(refusal(result.status, result.error, result.retryAfterS));
       socket.data = socketDataOf(result.caller);
@@ -31,6 +31,13 @@ export function authenticateHandshake(resolve: SocketCredentialResolver, read: C
       next(refusal(500, 'internal error'));
     }
   };
+}
+
+/** The handshake's URL with its query (under uWS socket.io keeps the query apart from `url`). */
+function handshakeTarget(handshake: { url: string; query: Record<string, unknown> }): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(handshake.query)) for (const each of [value].flat()) query.append(name, String(each));
+  return `${handshake.url.split('?')[0]}?${handshake.url.split('?')[1] ?? ''}&${query.toString()}`;
 }
 
 export type CredentialReader = (socket: Pick<Socket, 'handshake'>) => PresentedSocketCredentials;

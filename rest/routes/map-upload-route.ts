@@ -162,7 +162,8 @@ function parseUpload(library: MapLibrary, user: ReturnType<typeof userOf>, heade
         .finally(() => reject(error));
     };
     parser.on('file', (field, stream, info) => {
-      stream.on('error', fail);
+      // busboy fails the file stream first on a cut-off body: a client's error (400), never an unhandled one.
+      stream.on('error', () => fail(new HttpError(400, 'malformed multipart body')));
       if (refused) return void stream.resume();
       if (field !== 'file' || fileSeen) {
         stream.resume();
