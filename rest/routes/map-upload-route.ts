@@ -88,7 +88,9 @@ class StreamedBody {
     });
     res.onAborted(() => {
       door.aborted = true;
-      this.fail(new HttpError(499, 'the client disconnected mid-upload'));
+      // Closed after an answer the exchange already sent (a shutdown's 503): not the client's doing;
+      // the library's close rejects the upload it leaves running.
+      if (!door.done) this.fail(new HttpError(499, 'the client disconnected mid-upload'));
     });
     // Nothing more is read until the caller is known to be allowed to upload.
     door.pause();
@@ -154,7 +156,7 @@ function parseUpload(library: MapLibrary, user: ReturnType<typeof userOf>, heade
     const fail = (error: unknown) => {
       if (refused) return;
       refused = true;
-      const reason = body.aborted ? 'the client disconnected mid-upload' : error instanceof Error ? error.message : 'internal error';
+      const reason = error instanceof Error ? error.message : 'internal error';
       upload
         .catch(() => null)
         .then((u) => u?.abort(reason))
