@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { framingRefusal, sendRefusal } from '../rest/body-size-guard';
+import { framingRefusal, sendRefusal } from '../host/body-size-guard';
 import { endAnswer, getAndHead, type UwsApp } from '../host/uws-host';
 
 interface Asset {

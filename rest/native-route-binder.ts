@@ -2,10 +2,10 @@ import type { HttpResponse } from 'uWebSockets.js';
 import type { BodyOf, ParamsOf, RouteContract } from '../schema/route-contract';
 import { pathParameterReader, type UwsApp } from '../host/uws-host';
 import { runExchange, type Authenticate, type ExchangeDeps } from '../src/door/exchange';
-import { framingRefusal, READ_BODY_MAX_MS, sendRefusal } from './body-size-guard';
+import { framingRefusal, READ_BODY_MAX_MS, sendRefusal } from '../host/body-size-guard';
 import { HttpError } from './http-error';
 import { parseJsonBody } from './middleware/json-body';
-import { NativeResponse, presentedOfNative, readNativeRequest } from './native-door';
+import { NativeResponse, presentedOfNative, readNativeRequest } from '../host/native-door';
 
 export interface NativeRouteDeps<C> extends ExchangeDeps {
   /** The REST routes' own credential check (key audit, key rate limit, CSRF, sliding session expiry). */

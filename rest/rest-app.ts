@@ -2,7 +2,7 @@ import type express from 'express';
 import type { Router } from 'express';
 import expressify from 'uwebsockets-express';
 import type { UwsApp } from '../host/uws-host';
-import { READ_BODY_MAX_MS } from './body-size-guard';
+import { READ_BODY_MAX_MS } from '../host/body-size-guard';
 import { errorHandler, notFound } from './middleware/error-handler';
 import { uwsResponseFixes } from './middleware/uws-response-fixes';
 import { setExpressDoorDeps, type ExpressDoorDeps } from './route-binder';

@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
-import { installBodySizeGuard } from '../rest/body-size-guard';
+import { installBodySizeGuard } from '../host/body-size-guard';
 import { mountRestApp } from '../rest/rest-app';
 import { docsRouter } from '../rest/routes/docs-routes';
 import { opsRouter } from '../rest/routes/ops-routes';

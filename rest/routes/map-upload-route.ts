@@ -10,9 +10,9 @@ import { runExchange, type Authenticate, type ExchangeDeps } from '../../src/doo
 import { userOf, type Caller } from '../../src/identity/caller';
 import { UPLOAD_DEADLINE_MS, type MapLibrary } from '../../src/maps/map-library';
 import type { MapUpload } from '../../src/maps/map-upload';
-import { framingRefusal, sendRefusal } from '../body-size-guard';
+import { framingRefusal, sendRefusal } from '../../host/body-size-guard';
 import { HttpError } from '../http-error';
-import { NativeResponse, presentedOfNative, readNativeRequest } from '../native-door';
+import { NativeResponse, presentedOfNative, readNativeRequest } from '../../host/native-door';
 import { toMapEntry } from './maps-routes';
 
 export interface MapUploadRouteDeps extends ExchangeDeps {

@@ -5,8 +5,8 @@ import type { PublicReads } from '../../src/public-reads/public-reads';
 import type { CachedAnswer } from '../../src/public-reads/serialized-cache';
 import { getAndHead, pathParameterReader, type UwsApp } from '../../host/uws-host';
 import { PreparedAnswer, runExchange, type ExchangeDeps } from '../../src/door/exchange';
-import { framingRefusal, sendRefusal } from '../body-size-guard';
-import { NativeResponse, presentedOfNative, readNativeRequest } from '../native-door';
+import { framingRefusal, sendRefusal } from '../../host/body-size-guard';
+import { NativeResponse, presentedOfNative, readNativeRequest } from '../../host/native-door';
 import { bindRoute, type Authenticate } from '../route-binder';
 
 type Answer = (reads: PublicReads, input: { params: any; query: any }) => CachedAnswer | Promise<CachedAnswer>;

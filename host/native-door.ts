@@ -1,7 +1,7 @@
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Answer, DoorResponse } from '../src/door/exchange';
 import { presentedFromHeaders, type PresentedRequest } from '../src/door/presented-request';
-import { endAnswer } from '../host/uws-host';
+import { endAnswer } from './uws-host';
 import { statusLine } from './status-line';
 
 /**

@@ -1,5 +1,5 @@
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
-import type { UwsApp } from '../host/uws-host';
+import type { UwsApp } from './uws-host';
 import { endNative } from './native-door';
 
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
