@@ -31,6 +31,11 @@ export class InFlight {
     };
   }
 
+  /** A shutdown began: what ends now ends because of it. */
+  get draining(): boolean {
+    return this.closing;
+  }
+
   get count(): number {
     return this.active.size;
   }

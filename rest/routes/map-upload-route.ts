@@ -47,7 +47,7 @@ export function installMapUploadRoute(app: UwsApp, deps: MapUploadRouteDeps): vo
     }
     const request = readNativeRequest(req, res, 'POST');
     const door = new NativeResponse(res, request);
-    const body = new StreamedBody(res, door, bodyLimit, tooLarge);
+    const body = new StreamedBody(res, door, bodyLimit, tooLarge, () => deps.inFlight.draining);
     void runExchange(
       deps,
       route,
@@ -75,6 +75,7 @@ class StreamedBody {
     readonly door: NativeResponse,
     limit: number,
     tooLarge: () => Error,
+    shuttingDown: () => boolean,
   ) {
     res.onData((arrayBuffer, isLast) => {
       // uWS reuses the buffer after this callback returns: copy it.
@@ -90,7 +91,8 @@ class StreamedBody {
       door.aborted = true;
       // Closed after an answer the exchange already sent (a shutdown's 503): not the client's doing;
       // the library's close rejects the upload it leaves running.
-      if (!door.done) this.fail(new HttpError(499, 'the client disconnected mid-upload'));
+      // During a drain the connection may be closed by uWS's idle timeout while the client waits: the shutdown's doing.
+      if (!door.done) this.fail(new HttpError(499, shuttingDown() ? 'the server shut down during the upload' : 'the client disconnected mid-upload'));
     });
     // Nothing more is read until the caller is known to be allowed to upload.
     door.pause();
