@@ -5,13 +5,13 @@ import { mountRestApp } from '../rest/rest-app';
 import { docsRouter } from '../rest/routes/docs-routes';
 import { opsRouter } from '../rest/routes/ops-routes';
 import { identityRouters } from '../rest/routes/identity-routers';
-import { addressResolver, refuseWithHttpError } from '../rest/middleware/credentials';
+import { refuseWithHttpError } from '../rest/middleware/credentials';
+import { assembleDoor } from './composition/door';
 import { installRawPublicRoutes, publicRouter } from '../rest/routes/public-routes';
 import { installLobbyPageRoutes } from '../realtime/lobby-page-routes';
 import { attachSocketServer } from '../realtime/socket-server';
 import { toHttpError } from './door/error-answer';
-import type { ExchangeDeps } from './door/exchange';
-import { accessLog, type RequestObserver } from './observability/request-observer';
+import type { RequestObserver } from './observability/request-observer';
 import { runLobbyCommand } from './engine/lobby-command-table';
 import { createUwsApp, listen, uwsBuild } from '../host/uws-host';
 import { buildOpenApiDocument } from '../schema/openapi';
@@ -32,7 +32,7 @@ import { createLogger } from './observability/logger';
 import { durablePublicSource } from './public-reads/durable-public-source';
 import { PublicReads } from './public-reads/public-reads';
 import { SerializedCache } from './public-reads/serialized-cache';
-import { InFlight, runWithin } from './server-lifecycle';
+import { runWithin } from './server-lifecycle';
 import { startLobbyServices } from './engine/lobby-services';
 import { installLobbyCommandRoutes, lobbyRouter } from '../rest/routes/lobby-routes';
 import { partyRouter } from '../rest/routes/party-routes';
@@ -195,9 +195,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const admin = createAdmin({
       db, users, lobbies: engines.lobbies, reservations: reservationRepository, invalidate: engines.invalidate, bansChanged: engines.bansChanged, clock,
     });
-    const addressOf = addressResolver(config.trustProxy);
-    const inFlight = new InFlight();
-    const door: ExchangeDeps & { addressOf: typeof addressOf } = { inFlight, logger, observers: [accessLog(logger), ...(options.observers ?? [])], addressOf };
+    const door = assembleDoor({ logger, trustProxy: config.trustProxy, observers: options.observers });
+    const { inFlight, addressOf } = door;
     const userLimits = new UserActionLimit(live, clock, refuseWithHttpError, userActionLimits(config.userRateLimits));
     const commandGate = (type: string, caller: Caller) => userLimits.check(type, caller);
     sockets.serve({
