@@ -13,19 +13,21 @@ import { lobbyCommandContracts } from '../schema/routes/lobby-routes';
 import type { RouteContract } from '../schema/route-contract';
 import { HttpError } from '../rest/http-error';
 import { bindNativeRoute } from '../rest/native-route-binder';
-import { createUwsApp, listen } from '../realtime/uws-host';
+import { createUwsApp, listen } from '../host/uws-host';
 import { readSessionCookie } from '../src/identity/session-cookie';
 import { InFlight } from '../src/server-lifecycle';
 
 const uws = createUwsApp();
 uws.get('/healthz', (res) => void res.end('{"ok":true}'));
 const deps = {
-  authenticate: async (req: { headers: Record<string, string | string[] | undefined> }) => {
-    if (!readSessionCookie(req.headers.cookie as string | undefined)) throw new HttpError(401, 'login required');
+  authenticate: async (req: { cookie?: string }) => {
+    if (!readSessionCookie(req.cookie)) throw new HttpError(401, 'login required');
     return null;
   },
   inFlight: new InFlight(),
   logger: pino({ level: 'warn' }),
+  observers: [],
+  addressOf: (peer: string) => peer,
 };
 for (const name of ['vote-map', 'keep-ready', 'chat'] as const) {
   bindNativeRoute(uws, lobbyCommandContracts[name] as RouteContract, deps, async () => ({ ok: true }));

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { framingRefusal, sendRefusal } from '../rest/body-size-guard';
-import { endAnswer, getAndHead, type UwsApp } from './uws-host';
+import { framingRefusal, sendRefusal } from '../host/body-size-guard';
+import { endAnswer, getAndHead, type UwsApp } from '../host/uws-host';
 
 interface Asset {
   body: Buffer;

@@ -13,9 +13,12 @@ import {
 } from '../schema/realtime';
 import { describeIssues } from '../schema/issue-message';
 import { LobbyCodeParams } from '../schema/lobby-bodies';
-import { NoBody, parseInput } from '../schema/parse-input';
+import { parseInput } from '../schema/parse-input';
 import type { RouteContract } from '../schema/route-contract';
 import { isLobbyCommandName, lobbyCommandContracts, type LobbyCommandName } from '../schema/routes/lobby-routes';
+import { runExchange, type Answer } from '../src/door/exchange';
+import type { PresentedRequest } from '../src/door/presented-request';
+import { requestIdOf } from '../src/door/request-id';
 import type { LobbyServices } from './socket-server';
 import { LOBBIES_ROOM, lobbyRoom } from './socket-broadcast';
 import type { PresentedSocketCredentials } from './realtime-ports';
@@ -77,70 +80,56 @@ export function handleLobbyEvents(socket: LeagueSocket, services: LobbyServices,
     const parsed = parseInput(LobbyCommandPayload, payload, 'payload');
     if (!parsed.ok) return failure(400, parsed.message);
     const { code, type, ...body } = parsed.value;
-    if (!isLobbyCommandName(type)) return failure(400, `type: unknown lobby command "${type}"`);
+    if (!isLobbyCommandName(type)) return failure(400, 'type: not a lobby command');
     return commandAsRest(type, code, body);
   });
 
   /**
-   * A socket command is its REST route, step for step as rest/route-binder.ts takes it: the
-   * route's credential check (on a request made of what the socket presented), its path and body
-   * schemas, the engine, its success status; a refusal gets the REST status and message.
+   * A socket command is its REST route, through the one exchange (src/door/exchange.ts): in-flight,
+   * the route's credential check on what the socket presented, its path and body schemas, the
+   * engine, its success status, the one error mapping and the observers; the answer is the ack.
    */
-  async function commandAsRest(name: LobbyCommandName, rawCode: string, body: Record<string, unknown>): Promise<CommandAck> {
+  function commandAsRest(name: LobbyCommandName, rawCode: string, body: Record<string, unknown>): Promise<CommandAck> {
     const route = lobbyCommandContracts[name] as RouteContract;
-    const exchange = restExchange(readCredentials(socket), route, rawCode);
-    let ack: CommandAck;
-    try {
-      const caller = await services.authenticate(exchange.req, exchange.res, route);
-      const params = parseInput(route.params!, { code: rawCode }, 'path');
-      const input = parseInput(route.body ?? NoBody, body, 'body');
-      if (!params.ok) ack = failure(404, 'not found');
-      else if (!input.ok) ack = failure(400, input.message);
-      else {
-        const result = await services.runCommand((params.value as { code: string }).code, name, input.value, caller);
-        ack = { ...(isRecord(result) ? result : {}), ok: true, status: route.success.status };
-      }
-    } catch (error) {
-      const mapped = services.errorStatus(error);
-      if (!mapped) {
-        exchange.finish(500);
-        throw error;
-      }
-      ack = failure(mapped.status, mapped.message);
-    }
-    exchange.finish(ack.status);
-    return ack;
+    return new Promise((resolve) => {
+      const door = {
+        send: (answer: Answer) => {
+          const payload = (answer.body ?? {}) as Record<string, unknown>;
+          resolve(answer.status < 300 ? { ...(isRecord(payload) ? payload : {}), ok: true, status: answer.status } : failure(answer.status, String(payload.error)));
+        },
+      };
+      void runExchange(
+        services.exchange,
+        route,
+        services.authenticate,
+        { door: 'socket', presented: presentedOfSocket(readCredentials(socket), route, rawCode, services.addressOf), input: () => ({ params: { code: rawCode }, query: {}, body }) },
+        ({ params, body: parsed, caller }) => services.runCommand((params as { code: string }).code, name, parsed, caller),
+        door,
+      );
+    });
   }
 }
 
 /**
- * The request a socket command stands for, for the REST credential check: the socket's cookie
- * (when its page was ours, see socket-handshake.ts), its key as a bearer header, its peer and
- * forwarded-for addresses; the response's `finish` fires with the status the ack carries.
+ * What a socket command presents, as an HTTP request to its route would: the socket's cookie
+ * (when its page was ours, see socket-handshake.ts), its key as a bearer header, its client
+ * address; no Origin (the handshake checked the page), so the CSRF rule sees a non-browser.
  */
-function restExchange(presented: PresentedSocketCredentials, route: RouteContract, rawCode: string) {
+function presentedOfSocket(
+  presented: PresentedSocketCredentials,
+  route: RouteContract,
+  rawCode: string,
+  addressOf: (peer: string, forwardedFor: string | undefined) => string,
+): PresentedRequest {
   const path = route.path.replace(':code', pathSegment(rawCode));
-  const headers: Record<string, string | undefined> = {
+  return {
+    method: route.method.toUpperCase(),
+    path,
+    target: path,
     cookie: presented.cookieHeader,
     authorization: presented.token === undefined ? undefined : `Bearer ${presented.token}`,
-    'x-forwarded-for': presented.forwardedFor,
-  };
-  let onFinish: (() => void) | undefined;
-  const res = {
-    statusCode: 200,
-    setHeader: () => res,
-    once: (_event: 'finish', listener: () => void) => {
-      onFinish = listener;
-      return res;
-    },
-  };
-  return {
-    req: { headers, method: route.method.toUpperCase(), url: path, path, ip: presented.peerAddress },
-    res,
-    finish(status: number) {
-      res.statusCode = status;
-      onFinish?.();
-    },
+    clientAddress: addressOf(presented.peerAddress, presented.forwardedFor),
+    requestId: requestIdOf(undefined),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { LobbyDetail, LobbySummary } from '../schema/lobby';
 import type { LobbyCommandName } from '../schema/routes/lobby-routes';
-import type { CredentialRequest, CredentialResponse, RouteRule } from '../src/identity/authenticator';
+import type { Authenticate } from '../src/door/exchange';
 import type { Caller } from '../src/identity/caller';
 
 /**
@@ -21,16 +21,16 @@ export interface LobbyReads {
 export type LobbyCommandRunner = (code: string, name: LobbyCommandName, body: unknown, caller: Caller) => Promise<unknown>;
 
 /**
- * The REST credential check itself (identity's `authenticate`), run for each socket command on a
- * request built from what the socket presented: the same decision, the same rate limit and the
- * same key audit row (written with the status the `finish` of `res` reports) as the route's.
+ * The REST credential check itself (identity's `authenticate`), run by the one exchange for each
+ * socket command on what the socket presented: the same decision, the same rate limit and the
+ * same key audit row (written with the status the ack carries) as the route's.
  */
-export type RouteAuthenticator = (req: CredentialRequest, res: CredentialResponse, route: RouteRule) => Promise<Caller>;
+export type RouteAuthenticator = Authenticate<Caller>;
 
 /** The REST error mapping: a client status and message, or null for an unexpected error (500). */
 export type ErrorStatus = (error: unknown) => { status: number; message: string } | null;
 
-export type SocketCredentialResult = { ok: true; caller: Caller } | { ok: false; status: number; error: string };
+export type SocketCredentialResult = { ok: true; caller: Caller } | { ok: false; status: number; error: string; retryAfterS?: number };
 
 /** What a socket presented, read from its handshake; the address parts are for the key audit. */
 export interface PresentedSocketCredentials {

@@ -1,5 +1,4 @@
 import type { Socket } from 'socket.io';
-import { echo } from '../schema/issue-message';
 import { nestsDeeperThan, tooDeepMessage } from '../schema/json-depth';
 import type { AckError, ClientToServerEvents } from '../schema/realtime';
 
@@ -38,7 +37,7 @@ export function guardSocketEvents(
     const [event, ...args] = packet;
     const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as (answer: AckError) => void) : undefined;
     if (typeof event !== 'string' || !(KNOWN_EVENTS.has(event) || areaEvents.has(event))) {
-      ack?.({ error: `unknown event "${echo(String(event))}"`, status: 400 });
+      ack?.({ error: 'event: unknown event name', status: 400 });
       return;
     }
     // Depth first: the size below is measured with JSON.stringify, which recurses.

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Socket } from 'socket.io';
 import type { HandshakeRefusal, SocketData } from '../schema/realtime';
 import type { Caller } from '../src/identity/caller';
+import { KEY_IN_URL_REFUSAL, keyInUrl } from '../src/identity/authenticator';
 import { originOfUrl, requestSite } from '../src/identity/request-site';
 import type { ErrorStatus, PresentedSocketCredentials, SocketCredentialResolver } from './realtime-ports';
 
@@ -16,8 +17,10 @@ type Next = (error?: Error & { data?: HandshakeRefusal }) => void;
 export function authenticateHandshake(resolve: SocketCredentialResolver, read: CredentialReader, logger: Logger, errorStatus?: ErrorStatus) {
   return async (socket: Socket<never, never, never, SocketData>, next: Next): Promise<void> => {
     try {
+      // Rule 1 at this door too: a key in the handshake's URL is no credential (401).
+      if (keyInUrl(handshakeTarget(socket.handshake))) return next(refusal(401, KEY_IN_URL_REFUSAL));
       const result = await resolve(read(socket));
-      if (!result.ok) return next(refusal(result.status, result.error));
+      if (!result.ok) return next(refusal(result.status, result.error, result.retryAfterS));
       socket.data = socketDataOf(result.caller);
       next();
     } catch (error) {
@@ -28,6 +31,13 @@ export function authenticateHandshake(resolve: SocketCredentialResolver, read: C
       next(refusal(500, 'internal error'));
     }
   };
+}
+
+/** The handshake's URL with its query (under uWS socket.io keeps the query apart from `url`). */
+function handshakeTarget(handshake: { url: string; query: Record<string, unknown> }): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(handshake.query)) for (const each of [value].flat()) query.append(name, String(each));
+  return `${handshake.url.split('?')[0]}?${handshake.url.split('?')[1] ?? ''}&${query.toString()}`;
 }
 
 export type CredentialReader = (socket: Pick<Socket, 'handshake'>) => PresentedSocketCredentials;
@@ -67,6 +77,6 @@ export function socketDataOf(caller: Caller): SocketData {
   }
 }
 
-function refusal(status: number, error: string): Error & { data: HandshakeRefusal } {
-  return Object.assign(new Error(error), { data: { status, error } });
+function refusal(status: number, error: string, retryAfterS?: number): Error & { data: HandshakeRefusal } {
+  return Object.assign(new Error(error), { data: retryAfterS === undefined ? { status, error } : { status, error, retry_after: retryAfterS } });
 }

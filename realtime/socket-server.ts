@@ -11,7 +11,8 @@ import { socketBroadcast } from './socket-broadcast';
 import { authenticateHandshake, credentialReader } from './socket-handshake';
 import { keepSessionsOnline } from './socket-presence';
 import { limitSocketsPerAddress, limitSubscriptions, type SocketLimits } from './socket-limits';
-import type { UwsApp } from './uws-host';
+import type { UwsApp } from '../host/uws-host';
+import type { ExchangeDeps } from '../src/door/exchange';
 
 export type LeagueIo = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 export type LeagueSocket = Parameters<Parameters<LeagueIo['on']>[1]>[0];
@@ -31,6 +32,10 @@ export interface LobbyServices {
   runCommand: LobbyCommandRunner;
   /** Each lobby command's credential check: the REST one (see RouteAuthenticator). */
   authenticate: RouteAuthenticator;
+  /** The one exchange's deps (in-flight, logger, observers): a command runs the REST pipeline. */
+  exchange: ExchangeDeps;
+  /** The client address from the socket's peer and forwarded-for, by the trusted proxies. */
+  addressOf: (peer: string, forwardedFor: string | undefined) => string;
   errorStatus: ErrorStatus;
   resolveCredential: SocketCredentialResolver;
   presence: PresenceTouch;

@@ -1,11 +1,2 @@
-/** The one error type of the HTTP layer; everything else is mapped into it by `error-mapping.ts`. */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-    this.name = 'HttpError';
-  }
-}
+/** The HTTP layer's error type lives with the door-neutral exchange (src/door/http-refusal.ts). */
+export { HttpError } from '../src/door/http-refusal';

@@ -1,22 +1,16 @@
-import { EventEmitter } from 'node:events';
-import type { Logger } from 'pino';
-import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import type { HttpResponse } from 'uWebSockets.js';
 import type { BodyOf, ParamsOf, RouteContract } from '../schema/route-contract';
-import { pathParameterReader, type UwsApp } from '../realtime/uws-host';
-import type { CredentialRequest, CredentialResponse } from '../src/identity/authenticator';
-import { SHUTTING_DOWN, type InFlight } from '../src/server-lifecycle';
-import { framingRefusal, READ_BODY_MAX_MS, sendRefusal } from './body-size-guard';
+import { pathParameterReader, type UwsApp } from '../host/uws-host';
+import { runExchange, type Authenticate, type ExchangeDeps } from '../src/door/exchange';
+import { framingRefusal, READ_BODY_MAX_MS, sendRefusal } from '../host/body-size-guard';
 import { HttpError } from './http-error';
-import { errorAnswer } from './middleware/error-handler';
 import { parseJsonBody } from './middleware/json-body';
-import { statusLine } from './status-line';
-import { parseRouteInput } from './validation';
+import { NativeResponse, presentedOfNative, readNativeRequest } from '../host/native-door';
 
-export interface NativeRouteDeps<C> {
+export interface NativeRouteDeps<C> extends ExchangeDeps {
   /** The REST routes' own credential check (key audit, key rate limit, CSRF, sliding session expiry). */
-  authenticate: (req: CredentialRequest, res: CredentialResponse, route: RouteContract) => Promise<C>;
-  inFlight: InFlight;
-  logger: Logger;
+  authenticate: Authenticate<C>;
+  addressOf: (peer: string, forwardedFor: string | undefined) => string;
 }
 
 export type NativeHandler<R, C> = (input: { params: ParamsOf<R>; body: BodyOf<R>; caller: C }) => Promise<unknown>;
@@ -32,13 +26,12 @@ export interface NativeBodyRules {
 const UWS_METHOD = { get: 'get', post: 'post', put: 'put', patch: 'patch', delete: 'del' } as const;
 
 /**
- * Binds one contract row on a native uWS route, for the hot commands: the same steps as the
- * express binder (rest/route-binder.ts) in the same order, with the same parts: framing checks,
- * the JSON body read (rest/middleware/json-body.ts), `authenticate`, the path and body schemas,
- * the handler, the contract's success status, and the one error answer. What it skips is the
- * express pipeline itself (request and response emulation, a walk over every router's layers),
- * which cost more server time than the lobby command behind it. The route stays bound in express
- * too, which serves the spellings uWS does not match (a trailing slash, another letter case).
+ * Binds one contract row on a native uWS route, for the hot commands: framing, then the one
+ * exchange (src/door/exchange.ts) the express door runs too, with the JSON body read here while
+ * the credential step runs. What it skips is the express pipeline itself (request and response
+ * emulation, a walk over every router's layers), which cost more server time than the lobby
+ * command behind it. The route stays bound in express too, which serves the spellings uWS does not
+ * match (a trailing slash, another letter case).
  */
 export function bindNativeRoute<R extends RouteContract, C>(
   app: UwsApp,
@@ -53,94 +46,42 @@ export function bindNativeRoute<R extends RouteContract, C>(
   app[UWS_METHOD[route.method]](route.path, (res, req) => {
     const refusal = framingRefusal(req, bodyRules.maxBytes);
     if (refusal) return sendRefusal(res, refusal);
-    const exchange = new NativeExchange(res, readRequest(req, res, method));
-    const leave = deps.inFlight.enter({ refuse: () => exchange.answer(SHUTTING_DOWN.status, SHUTTING_DOWN.body, SHUTTING_DOWN.headers) });
-    if (!leave) return exchange.answer(SHUTTING_DOWN.status, SHUTTING_DOWN.body, SHUTTING_DOWN.headers);
-    exchange.once('finish', leave);
+    const request = readNativeRequest(req, res, method);
+    const door = new NativeResponse(res, request);
     const rawParams = pathParameters(req);
+    const body = readBody(res, door);
+    body.catch(() => undefined);
+    void runExchange(
+      deps,
+      route,
+      deps.authenticate,
+      {
+        door: 'http',
+        presented: presentedOfNative(request, deps.addressOf),
+        input: async () => ({ params: decodeParameters(rawParams), query: {}, body: parseJsonBody(method, request.headers['content-type'], await body, bodyRules.textPlainJson) }),
+      },
+      ({ params, body: parsed, caller }) => handler({ params, body: parsed, caller }),
+      door,
+    );
+  });
+}
 
+/** The whole body (at most 1 MB: framing refused more), or 408 when it stalls. */
+function readBody(res: HttpResponse, door: NativeResponse): Promise<string> {
+  return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const stalled = setTimeout(() => exchange.answer(408, { error: 'request body timed out' }, { Connection: 'close' }), READ_BODY_MAX_MS);
+    const stalled = setTimeout(() => reject(new HttpError(408, 'request body timed out', { Connection: 'close' })), READ_BODY_MAX_MS);
     res.onData((arrayBuffer, isLast) => {
-      if (exchange.done) return;
+      door.received += arrayBuffer.byteLength;
       stalled.refresh();
       // uWS reuses the buffer after this callback returns: copy it.
-      if (arrayBuffer.byteLength > 0) chunks.push(Buffer.from(new Uint8Array(arrayBuffer)));
+      if (arrayBuffer.byteLength > 0 && !door.done) chunks.push(Buffer.from(new Uint8Array(arrayBuffer)));
       if (!isLast) return;
+      door.bodyComplete = true;
       clearTimeout(stalled);
-      void run(Buffer.concat(chunks).toString('utf8'));
+      resolve(Buffer.concat(chunks).toString('utf8'));
     });
-
-    const run = async (raw: string) => {
-      const request = exchange.request;
-      try {
-        const json = parseJsonBody(method, request.headers['content-type'], raw, bodyRules.textPlainJson);
-        const caller = await deps.authenticate(request, exchange, route);
-        const { params, body } = parseRouteInput(route, { params: decodeParameters(rawParams), query: {}, body: json });
-        const result = await handler({ params, body, caller });
-        exchange.answer(route.success.status, route.success.status === 204 ? undefined : result);
-      } catch (error) {
-        const failed = errorAnswer(error, deps.logger, request);
-        exchange.answer(failed.status, failed.body, failed.headers);
-      }
-    };
   });
-}
-
-/**
- * One native request and its answer, shaped as the credential check expects a response to be:
- * a status, headers, and 'finish' once answered (the key audit records the final status).
- */
-class NativeExchange extends EventEmitter implements CredentialResponse {
-  statusCode = 200;
-  done = false;
-  #aborted = false;
-  readonly #headers = new Map<string, [string, string]>();
-
-  constructor(
-    private readonly res: HttpResponse,
-    readonly request: CredentialRequest & { headers: Record<string, string> },
-  ) {
-    super();
-    res.onAborted(() => (this.#aborted = true));
-  }
-
-  setHeader(name: string, value: string): void {
-    this.#headers.set(name.toLowerCase(), [name, value]);
-  }
-
-  /** Answers once; a later answer (a handler finishing after a shutdown refused it) is dropped. */
-  answer(status: number, body: unknown, headers: Record<string, string> = {}): void {
-    if (this.done) return;
-    this.done = true;
-    this.statusCode = status;
-    for (const [name, value] of Object.entries(headers)) this.setHeader(name, value);
-    if (!this.#aborted) {
-      const text = body === undefined ? '' : JSON.stringify(body);
-      const close = this.#headers.get('connection')?.[1] === 'close';
-      this.#headers.delete('connection');
-      this.res.cork(() => {
-        this.res.writeStatus(statusLine(status));
-        if (body !== undefined) this.res.writeHeader('Content-Type', 'application/json; charset=utf-8');
-        for (const [name, value] of this.#headers.values()) this.res.writeHeader(name, value);
-        // `end(body, true)` writes the one `Connection: close` and closes after the answer.
-        this.res.end(text, close);
-      });
-    }
-    this.emit('finish');
-  }
-}
-
-/** Everything the handler needs of the request, read now: uWS's request object is only valid during the route callback. */
-function readRequest(req: HttpRequest, res: HttpResponse, method: string): CredentialRequest & { headers: Record<string, string> } {
-  const headers: Record<string, string> = {};
-  req.forEach((name, value) => {
-    const seen = headers[name];
-    headers[name] = seen === undefined ? value : `${seen}${name === 'cookie' ? '; ' : ', '}${value}`;
-  });
-  const path = req.getUrl();
-  const query = req.getQuery();
-  return { headers, method, url: query ? `${path}?${query}` : path, path, ip: Buffer.from(res.getRemoteAddressAsText()).toString() };
 }
 
 /** Percent-decoded as express decodes them; a malformed escape names no resource (404, as express answers it). */

@@ -1,34 +1,32 @@
 import type express from 'express';
 import type { Router } from 'express';
 import expressify from 'uwebsockets-express';
-import type { UwsApp } from '../realtime/uws-host';
-import type { Logger } from 'pino';
-import { READ_BODY_MAX_MS } from './body-size-guard';
+import type { UwsApp } from '../host/uws-host';
+import { READ_BODY_MAX_MS } from '../host/body-size-guard';
 import { errorHandler, notFound } from './middleware/error-handler';
-import { jsonBody } from './middleware/json-body';
 import { uwsResponseFixes } from './middleware/uws-response-fixes';
+import { setExpressDoorDeps, type ExpressDoorDeps } from './route-binder';
 
 export interface RestAppOptions {
-  logger: Logger;
+  /** The exchange's deps (in-flight, logger, observers, client address) every bound route runs with. */
+  door: ExpressDoorDeps;
   /** Routers in mount order; each is built by the composition root with its dependencies. */
   routers: Router[];
-  /** Runs first on every request (presence, request logging...). */
-  before?: express.RequestHandler[];
 }
 
 /**
  * The express app, run by uwebsockets-express on the shared uWS app as its catch-all route. Every
- * error leaves through `errorHandler`, every unknown path through `notFound`: both answer `{error}`.
+ * bound route runs the one exchange (src/door/exchange.ts); an unknown path answers through
+ * `notFound`, an error raised before a route ran through `errorHandler`: both answer `{error}`.
  */
 export function mountRestApp(uws: UwsApp, options: RestAppOptions): express.Application {
   const app = expressify(uws, { readBodyMaxTime: READ_BODY_MAX_MS });
   app.disable('x-powered-by');
   app.set('etag', false);
+  setExpressDoorDeps(app, options.door);
   app.use(uwsResponseFixes);
-  app.use(jsonBody);
-  for (const handler of options.before ?? []) app.use(handler);
   for (const router of options.routers) app.use(router);
   app.use(notFound);
-  app.use(errorHandler(options.logger));
+  app.use(errorHandler());
   return app;
 }

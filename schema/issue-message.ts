@@ -4,26 +4,31 @@ import * as v from 'valibot';
 export const ECHO_LIMIT = 32;
 const EXPECTED_LIMIT = 120;
 
-/** A short prefix of client input, safe to put in an answer: a long input never comes back whole. */
+/** A short prefix of a schema's own text (never client input), cut between whole characters. */
 export function echo(text: string, limit = ECHO_LIMIT): string {
-  return text.length <= limit ? text : `${text.slice(0, limit)}…`;
+  const characters = Array.from(text);
+  return characters.length <= limit ? text : `${characters.slice(0, limit).join('')}…`;
 }
 
-// valibot's default wording quotes the whole received value ("... but received "<100 KB>"").
+// valibot's default wording quotes the received value ("... but received "<100 KB>"").
 const DEFAULT_MESSAGE = /^Invalid [^:]+: /;
+
+/** Issues about a key the schema does not know: the key itself is client input. */
+const UNKNOWN_KEY = new Set(['never', 'strict_object', 'strict_tuple']);
 
 /**
  * The one wording of a failed parse, for REST and socket answers alike: the field, then the rule
- * it broke. A schema's own message is kept; valibot's default one is rebuilt from the rule
- * (label, expected) and at most a short prefix of what was received.
+ * it broke, never the value (an answer must not carry client input back: logs, reflected
+ * content). A schema's own message is kept; valibot's default one is rebuilt from the rule
+ * (label, expected).
  */
 export function describeIssue(issue: v.BaseIssue<unknown>, part: string): string {
+  if (UNKNOWN_KEY.has(issue.type)) return `${part}: a field the ${part} does not define was sent`;
   const field = v.getDotPath(issue);
   const where = field ?? part;
   if (issue.kind === 'schema' && issue.input === undefined && field) return `${where}: is required`;
   if (!DEFAULT_MESSAGE.test(issue.message)) return `${where}: ${echo(issue.message, EXPECTED_LIMIT)}`;
-  const expected = issue.expected ? `expected ${echo(issue.expected, EXPECTED_LIMIT)} but ` : '';
-  return `${where}: invalid ${issue.type}: ${expected}received ${echo(issue.received)}`;
+  return issue.expected ? `${where}: invalid ${issue.type}: expected ${echo(issue.expected, EXPECTED_LIMIT)}` : `${where}: invalid ${issue.type}`;
 }
 
 /** The first issue of a failed parse, described. */

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { LOG_STATUSES } from '../src/domain/servers/match-setup';
+import { LOG_STATUSES } from './server-vocabulary';
 
 const httpUrl = v.pipe(v.string(), v.maxLength(2048), v.url('must be a URL'), v.regex(/^https?:\/\//i, 'must be an http or https URL'));
 

@@ -76,4 +76,6 @@ export interface SocketData {
 export interface HandshakeRefusal {
   status: number;
   error: string;
+  /** Seconds to wait before trying again (a key over its rate limit: REST's Retry-After). */
+  retry_after?: number;
 }

@@ -25,6 +25,11 @@ export interface RouteContract<
   /** An example request body, shown in the OpenAPI document. */
   bodyExample?: unknown;
   auth: Credential[];
+  /**
+   * The route declares no credential (`auth: []`) yet answers for a session when one is
+   * presented: the credential step resolves it, with the CSRF rule of every session state change.
+   */
+  optionalSession?: boolean;
   /** A role the credential's account must hold beyond being valid (403 otherwise). */
   role?: 'admin' | 'premium';
   params?: P;

@@ -1,6 +1,5 @@
 import * as v from 'valibot';
-import { CONFIG_PRESETS } from '../src/domain/servers/config-presets';
-import { RESERVATION_STATUSES } from '../src/domain/servers/reservation-status';
+import { CONFIG_PRESETS, RESERVATION_STATUSES } from './server-vocabulary';
 import { IsoDateTime } from './common';
 
 const Password = (name: string) => v.pipe(v.string(), v.minLength(8, `${name} must be 8 to 64 characters`), v.maxLength(64, `${name} must be 8 to 64 characters`));

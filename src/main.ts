@@ -1,18 +1,19 @@
 import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
-import { installBodySizeGuard } from '../rest/body-size-guard';
+import { installBodySizeGuard } from '../host/body-size-guard';
 import { mountRestApp } from '../rest/rest-app';
 import { docsRouter } from '../rest/routes/docs-routes';
 import { opsRouter } from '../rest/routes/ops-routes';
 import { identityRouters } from '../rest/routes/identity-routers';
-import { clientAddress, trustedProxyMatcher } from '../rest/client-address';
-import { refuseWithHttpError, requestAddress } from '../rest/middleware/credentials';
+import { refuseWithHttpError } from '../rest/middleware/credentials';
+import { assembleDoor } from './composition/door';
 import { installRawPublicRoutes, publicRouter } from '../rest/routes/public-routes';
 import { installLobbyPageRoutes } from '../realtime/lobby-page-routes';
 import { attachSocketServer } from '../realtime/socket-server';
-import { toHttpError } from '../rest/error-mapping';
+import { toHttpError } from './door/error-answer';
+import type { RequestObserver } from './observability/request-observer';
 import { runLobbyCommand } from './engine/lobby-command-table';
-import { createUwsApp, listen, uwsBuild } from '../realtime/uws-host';
+import { createUwsApp, listen, uwsBuild } from '../host/uws-host';
 import { buildOpenApiDocument } from '../schema/openapi';
 import { allRoutes } from '../schema/routes';
 import { ConfigError, loadConfig, type Config } from './config/config';
@@ -32,7 +33,7 @@ import { installLastResort } from './observability/last-resort';
 import { durablePublicSource } from './public-reads/durable-public-source';
 import { PublicReads } from './public-reads/public-reads';
 import { SerializedCache } from './public-reads/serialized-cache';
-import { InFlight, runWithin } from './server-lifecycle';
+import { runWithin } from './server-lifecycle';
 import { startLobbyServices } from './engine/lobby-services';
 import { installLobbyCommandRoutes, lobbyRouter } from '../rest/routes/lobby-routes';
 import { partyRouter } from '../rest/routes/party-routes';
@@ -78,6 +79,8 @@ export interface ServerOptions {
   clock?: () => number;
   /** Serve the hot public reads from native uWS routes (default); off only to measure the difference. */
   rawPublicRoutes?: boolean;
+  /** More observers of every answered request (metrics); the access log is always one. */
+  observers?: RequestObserver[];
   /** A cloud host driver other than the configured one, and faster lifecycle timing (tests). */
   serverProvider?: CloudProvider;
   serverTiming?: Partial<LifecycleTiming>;
@@ -147,7 +150,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     );
     const identity = createIdentity({
       config, sessionSecret, db, live, users, presence, clock, logger,
-      refuse: refuseWithHttpError, addressOf: requestAddress(config.trustProxy),
     });
     // Runs before the database closes: queued key-audit rows are written first.
     cleanups.unshift(() => identity.close());
@@ -156,12 +158,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const pointsChanged = () => engines.invalidate('points');
     const shop = pointsShop(points, config.points.customAvatarCost, pointsChanged);
     const identityRoutes = identityRouters({ identity, config, users, presence, clock, logger, shop });
-    const isTrustedProxy = trustedProxyMatcher(config.trustProxy);
+    const door = assembleDoor({ logger, trustProxy: config.trustProxy, observers: [...(options.observers ?? []), (record) => observability.metrics.observeRequest(record)] });
+    const { inFlight, addressOf } = door;
     // socket.io before the REST app, so its /socket.io/* routes win over express's catch-all.
     const sockets = await attachSocketServer(uws, {
       logger,
       publicUrl: config.publicUrl,
-      limits: { ...config.socketLimits, addressOf: (peer, forwardedFor) => clientAddress(peer, forwardedFor, isTrustedProxy) },
+      limits: { ...config.socketLimits, addressOf },
     });
     cleanups.unshift(() => sockets.close());
     const mapStorage = await openMapStore(config);
@@ -236,42 +239,33 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // The REST routes' own command table, gate and credential check: a socket command answers exactly as its route does.
       runCommand: (code, name, body, caller) => runLobbyCommand(lobbies, code, name, body as never, caller, commandGate),
       authenticate: identity.authenticator.authenticateRecent,
+      exchange: door,
+      addressOf,
       errorStatus: toHttpError,
       presence,
       resolveCredential: ({ cookieHeader, token, peerAddress, forwardedFor }) =>
-        identity.authenticator.resolveSocketCredential({
-          cookieHeader,
-          token,
-          address: clientAddress(peerAddress, forwardedFor, isTrustedProxy),
-        }),
+        identity.authenticator.resolveSocketCredential({ cookieHeader, token, address: addressOf(peerAddress, forwardedFor) }),
     });
     installLobbyPageRoutes(uws);
     const community = await assembleCommunity({
       config, db, live, io: sockets.io, users, clock, logger, approvals: approvalsArea,
-      authenticate: identity.authenticate, optionalSession: identity.authenticator.optionalSession, banAuthor: (caller, body) => admin.bans.ban(caller, body),
+      authenticate: identity.authenticate, banAuthor: (caller, body) => admin.bans.ban(caller, body),
     });
     cleanups.unshift(() => community.close());
     const tournaments = await assembleTournaments({ db, live, clock, logger, authenticate: identity.authenticate, sockets: socketRooms(sockets) });
     cleanups.unshift(() => tournaments.close());
 
-    const anonymous = async () => null;
-    const inFlight = new InFlight();
+    // Anonymous routes still refuse a key in the URL (401), as every route does.
+    const anonymous = identity.authenticate;
     // The streamed upload is its own native route, registered before the 1 MB guard refuses big bodies.
-    installMapUploadRoute(uws, {
-      library: mapLibrary,
-      authenticate: identity.authenticate,
-      onError: (error) => logger.error({ err: error }, 'map upload failed'),
-    });
+    installMapUploadRoute(uws, { ...door, library: mapLibrary, authenticate: identity.authenticate });
     // The hot path: lobby commands on native routes, the same contracts and checks as their express bindings.
-    installLobbyCommandRoutes(uws, lobbies, { authenticate: identity.authenticator.authenticateRecent, inFlight, logger }, commandGate);
-    clientLogs.install(uws, { authenticate: identity.authenticate, inFlight, logger });
+    installLobbyCommandRoutes(uws, lobbies, { ...door, authenticate: identity.authenticator.authenticateRecent }, commandGate);
+    clientLogs.install(uws, { ...door, authenticate: identity.authenticate });
     installBodySizeGuard(uws);
-    if (options.rawPublicRoutes !== false) {
-      installRawPublicRoutes(uws, publicReads, (error) => logger.error({ err: error }, 'public read failed'));
-    }
+    if (options.rawPublicRoutes !== false) installRawPublicRoutes(uws, publicReads, { ...door, authenticate: anonymous });
     mountRestApp(uws, {
-      logger,
-      before: [inFlight.middleware],
+      door,
       routers: [
         opsRouter({ database: () => db.ready(), liveStore: () => live.get('readyz').then(() => true, () => false) }, anonymous),
         docsRouter(() => buildOpenApiDocument(allRoutes, config.publicUrl)),
@@ -280,13 +274,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         assembleDevLogin({ config, users, sessions: identity.sessions, clock }),
         // Lobby commands are the hot path: their session user's row may be up to half a second old.
         lobbyRouter(lobbies, identity.authenticator.authenticateRecent, commandGate),
-        partyRouter(engines.parties, identity.authenticate, identity.authenticator.optionalSession),
+        partyRouter(engines.parties, identity.authenticate),
         pointsRouter({ authenticate: identity.authenticate, points, cache: publicReads.cache, invalidate: pointsChanged }),
         serversRouter(maps, servers.reservations, identity.authenticate),
         mapsRouter(mapLibrary, identity.authenticate),
         lobbyServerRouter(servers.lobbyServer, servers.plugins, identity.authenticate),
         adminRouter({ authenticate: identity.authenticate, users, ...admin }),
-        premiumRouter(premium, identity.authenticate, identity.authenticator.optionalSession),
+        premiumRouter(premium, identity.authenticate),
         notifications.router(identity.authenticate),
         community.router,
         teamsArea.router,

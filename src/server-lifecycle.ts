@@ -1,5 +1,3 @@
-import type { NextFunction, Request, Response } from 'express';
-
 /** The answer to a request that arrives, or is still running, once shutdown began. */
 export const SHUTTING_DOWN = { status: 503, headers: { Connection: 'close', 'Retry-After': '1' }, body: { error: 'server shutting down; retry on another instance' } };
 
@@ -10,7 +8,7 @@ export interface TrackedRequest {
 }
 
 /**
- * Tracks requests in flight (express and the native routes alike) so that a shutdown can stop
+ * Tracks requests in flight (every door's exchange, src/door/exchange.ts) so that a shutdown can stop
  * accepting, wait a bounded time for the ones already running, and answer whatever is still
  * running 503 before the stores close under it. Requests that arrive once closing began (on a
  * kept-alive connection) are answered 503 at once.
@@ -33,16 +31,10 @@ export class InFlight {
     };
   }
 
-  readonly middleware = (_req: Request, res: Response, next: NextFunction): void => {
-    const leave = this.enter({ refuse: () => (res.headersSent ? res.end() : refuse(res)) });
-    if (!leave) {
-      refuse(res);
-      return;
-    }
-    res.once('finish', leave);
-    res.once('close', leave);
-    next();
-  };
+  /** A shutdown began: what ends now ends because of it. */
+  get draining(): boolean {
+    return this.closing;
+  }
 
   get count(): number {
     return this.active.size;
@@ -70,10 +62,6 @@ export class InFlight {
     }
     return left.length;
   }
-}
-
-function refuse(res: Response): void {
-  res.status(SHUTTING_DOWN.status).set(SHUTTING_DOWN.headers).json(SHUTTING_DOWN.body);
 }
 
 /**

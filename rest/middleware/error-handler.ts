@@ -1,33 +1,32 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { Logger } from 'pino';
-import { toHttpError } from '../error-mapping';
+import { errorAnswer } from '../../src/door/error-answer';
+import { notifyObservers, UNMATCHED_ROUTE } from '../../src/observability/request-observer';
+import { expressDoorDeps, presentedOf, sendThroughExpress } from '../route-binder';
 
-export interface ErrorAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: { error: string };
-}
+export { errorAnswer, type ErrorAnswer } from '../../src/door/error-answer';
 
 /**
- * What a failed request is answered, for every door of the REST API: every error body is
- * `{error}`; the stack of an unexpected one only reaches the log.
+ * What the express app answers outside a bound route (a path no route matches, or an error the
+ * router raised before the exchange ran, such as a malformed percent escape): the exchange's own
+ * error mapping, request id and observers, with the route reported as 'unmatched'.
  */
-export function errorAnswer(error: unknown, logger: Logger, request: { method: string; path: string }): ErrorAnswer {
-  const mapped = toHttpError(error);
-  if (mapped) return { status: mapped.status, headers: mapped.headers, body: { error: mapped.message } };
-  logger.error({ err: error, method: request.method, path: request.path }, 'unhandled error');
-  return { status: 500, headers: {}, body: { error: 'internal error' } };
+function answerUnmatched(req: Request, res: Response, status: number, headers: Record<string, string>, body: unknown): void {
+  const deps = expressDoorDeps(req);
+  const started = performance.now();
+  const presented = presentedOf(req, deps);
+  sendThroughExpress(res, { status, headers: { ...headers, 'X-Request-Id': presented.requestId }, body });
+  const record = { door: 'http' as const, method: presented.method, route: UNMATCHED_ROUTE, status, durationMs: performance.now() - started, requestId: presented.requestId };
+  notifyObservers(deps.observers, record, deps.logger);
 }
 
 /** The last middleware of the express app. */
-export function errorHandler(logger: Logger) {
+export function errorHandler() {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
-    const answer = errorAnswer(error, logger, req);
-    for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
-    res.status(answer.status).json(answer.body);
+    const answer = errorAnswer(error, expressDoorDeps(req).logger, req);
+    answerUnmatched(req, res, answer.status, answer.headers, answer.body);
   };
 }
 
-export function notFound(_req: Request, res: Response): void {
-  res.status(404).json({ error: 'not found' });
+export function notFound(req: Request, res: Response): void {
+  answerUnmatched(req, res, 404, {}, { error: 'not found' });
 }

@@ -1,4 +1,3 @@
-import type { NextFunction, Request, Response } from 'express';
 import { nestsDeeperThan, tooDeepMessage } from '../../schema/json-depth';
 import { HttpError } from '../http-error';
 
@@ -13,8 +12,8 @@ const TEXT_PLAIN = /^text\/plain\s*(?:;|$)/;
  * specification's bodyless POSTs (join, ready...) send nothing. Any other type is 415, even with
  * an empty body, and so is a body without a type: an HTML form (urlencoded, multipart,
  * text/plain) is the one kind of cross-site request a browser sends without asking, so these
- * routes never take one (CSRF, with the Origin rule in src/identity/request-site.ts). The express
- * middleware below and the native command routes (rest/native-route-binder.ts) both read bodies here.
+ * routes never take one (CSRF, with the Origin rule in src/identity/request-site.ts). Every HTTP
+ * door (rest/route-binder.ts, rest/native-route-binder.ts) reads bodies here, after the credential step.
  * `textPlainJson`: the one exception, a sink that changes nothing a user owns (POST /api/logs/client)
  * also reads JSON sent as text/plain, which is what `navigator.sendBeacon` sends.
  */
@@ -35,14 +34,4 @@ export function parseJsonBody(method: string, contentType: string | undefined, r
   // Refused here, for every route (the webhook's signature check included), before anything walks it.
   if (nestsDeeperThan(parsed)) throw new HttpError(400, tooDeepMessage('body'));
   return parsed;
-}
-
-/** uwebsockets-express has already buffered the body into `req.body` as a string: parsed here, not through a stream parser. */
-export function jsonBody(req: Request, _res: Response, next: NextFunction): void {
-  try {
-    req.body = parseJsonBody(req.method, req.headers['content-type'], typeof req.body === 'string' ? req.body : '');
-  } catch (error) {
-    return next(error);
-  }
-  next();
 }

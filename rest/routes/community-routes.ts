@@ -3,14 +3,11 @@ import { communityRoutes as r } from '../../schema/routes/community-routes';
 import type { CategoryRepository } from '../../src/db/community/category-repository';
 import type { ForumModeration } from '../../src/community/forum-moderation';
 import type { ForumService, Written } from '../../src/community/forum-service';
-import { ANONYMOUS, userOf, type Caller } from '../../src/identity/caller';
+import { userOf, type Caller } from '../../src/identity/caller';
 import { bindRoute, RESPONDED, type Authenticate } from '../route-binder';
-import type { OptionalSession } from './party-routes';
 
 export interface CommunityRouterDeps {
   authenticate: Authenticate<Caller>;
-  /** The reads declare no credential but show an admin session hidden threads, and an author their queued one. */
-  optionalSession: OptionalSession;
   forum: ForumService;
   moderation: ForumModeration;
   categories: CategoryRepository;
@@ -26,16 +23,12 @@ function written<T>(res: Response, outcome: Written<T>): T | typeof RESPONDED {
 export function communityRouter(deps: CommunityRouterDeps): Router {
   const router = Router();
   const { authenticate, forum, moderation, categories } = deps;
-  const reader = async (cookieHeader: string | undefined): Promise<Caller> => {
-    const found = await deps.optionalSession(cookieHeader);
-    return found ? { kind: 'session', user: found.user, sessionId: found.session.id } : ANONYMOUS;
-  };
-
   bindRoute(router, r.categories, authenticate, () => categories.list());
-  bindRoute(router, r.threadsInCategory, authenticate, async ({ req, params, query }) =>
-    forum.threadsInCategory(await reader(req.headers.cookie), params.slug, query.page, query.limit),
+  bindRoute(router, r.threadsInCategory, authenticate, ({ caller, params, query }) =>
+    // optionalSession on the contract: an admin session sees hidden threads, an author their queued one.
+    forum.threadsInCategory(caller, params.slug, query.page, query.limit),
   );
-  bindRoute(router, r.thread, authenticate, async ({ req, params, query }) => forum.threadPage(await reader(req.headers.cookie), params.id, query.page, query.limit));
+  bindRoute(router, r.thread, authenticate, ({ caller, params, query }) => forum.threadPage(caller, params.id, query.page, query.limit));
   bindRoute(router, r.search, authenticate, ({ query }) => forum.search(query.q, query.page, query.limit));
   bindRoute(router, r.userPosts, authenticate, ({ params, query }) => forum.postsByUser(params.userId, query.page, query.limit));
 

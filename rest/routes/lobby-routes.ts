@@ -7,7 +7,7 @@ import type { Caller } from '../../src/identity/caller';
 import { HttpError } from '../http-error';
 import { bindNativeRoute, type NativeRouteDeps } from '../native-route-binder';
 import { bindRoute, type Authenticate } from '../route-binder';
-import type { UwsApp } from '../../realtime/uws-host';
+import type { UwsApp } from '../../host/uws-host';
 
 /** The Lobbies tag: reads and create here; every command (cancel included) bound from its one contract. */
 export function lobbyRouter(engine: LobbyEngine, authenticate: Authenticate<Caller>, gate?: LobbyCommandGate): Router {

@@ -1,32 +1,27 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { MAX_CLIENT_LOG_BODY_BYTES, type ClientLogView } from '../../schema/client-logs';
 import { observabilityRoutes } from '../../schema/routes/observability-routes';
 import type { ClientLogRecord, ClientLogRepository } from '../../src/db/client-log-repository';
-import type { CredentialRequest } from '../../src/identity/authenticator';
+import type { PresentedRequest } from '../../src/door/presented-request';
 import type { Caller } from '../../src/identity/caller';
 import { originOfUrl, requestSite } from '../../src/identity/request-site';
 import type { ClientLogIntake, ClientLogSender } from '../../src/observability/client-log-intake';
 import type { Metrics } from '../../src/observability/metrics';
-import type { UwsApp } from '../../realtime/uws-host';
+import type { UwsApp } from '../../host/uws-host';
 import { trustedProxyMatcher } from '../client-address';
 import { HttpError } from '../http-error';
 import { bindNativeRoute, type NativeRouteDeps } from '../native-route-binder';
 import { bindRoute, RESPONDED, type Authenticate } from '../route-binder';
-import type { OptionalSession } from './party-routes';
+
+/** The session a cookie header names, if any (the authenticator's optionalSession). */
+export type SessionOfCookie = (cookieHeader: string | undefined) => Promise<{ user: { id: number } } | null | undefined>;
 
 export interface ClientLogRouteDeps extends NativeRouteDeps<Caller> {
   intake: ClientLogIntake;
-  optionalSession: OptionalSession;
-  /** The client address of a request (peer, or the trusted proxies' X-Forwarded-For). */
-  addressOf: (req: CredentialRequest) => string;
+  optionalSession: SessionOfCookie;
   publicUrl: string;
 }
-
-const headerOf = (req: CredentialRequest, name: string): string | undefined => {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};
 
 /**
  * POST /api/logs/client on a native uWS route: the one JSON route that also reads text/plain
@@ -38,19 +33,18 @@ const headerOf = (req: CredentialRequest, name: string): string | undefined => {
  */
 export function installClientLogRoute(app: UwsApp, deps: ClientLogRouteDeps): void {
   const publicOrigin = originOfUrl(deps.publicUrl);
-  const senderOf = async (req: CredentialRequest): Promise<ClientLogSender> => {
-    const site = requestSite({ origin: headerOf(req, 'origin'), referer: headerOf(req, 'referer'), host: headerOf(req, 'host') }, publicOrigin);
-    const session = site === 'foreign' ? null : await deps.optionalSession(headerOf(req, 'cookie'));
-    return { userId: session?.user.id ?? null, address: deps.addressOf(req), userAgent: headerOf(req, 'user-agent') };
+  const senderOf = async (req: PresentedRequest): Promise<ClientLogSender> => {
+    const site = requestSite({ origin: req.origin, referer: req.referer, host: req.host }, publicOrigin);
+    const session = site === 'foreign' || req.secFetchSite === 'cross-site' ? null : await deps.optionalSession(req.cookie);
+    return { userId: session?.user.id ?? null, address: req.clientAddress, userAgent: req.userAgent };
   };
   bindNativeRoute<typeof observabilityRoutes.submitClientLogs, ClientLogSender>(
     app,
     observabilityRoutes.submitClientLogs,
     {
-      inFlight: deps.inFlight,
-      logger: deps.logger,
-      authenticate: async (req, res, route) => {
-        await deps.authenticate(req, res, route);
+      ...deps,
+      authenticate: async (req, route, trail) => {
+        await deps.authenticate(req, route, trail);
         const sender = await senderOf(req);
         await deps.intake.admit(sender);
         return sender;
@@ -70,7 +64,6 @@ export interface ObservabilityRouterDeps {
   metrics: Metrics;
   /** METRICS_TOKEN; unset: loopback clients only. */
   metricsToken: string | undefined;
-  addressOf: (req: CredentialRequest) => string;
 }
 
 /** The admin read of client logs, and /metrics. */
@@ -84,7 +77,7 @@ export function observabilityRouter(deps: ObservabilityRouterDeps): Router {
     return { entries: entries.map(toClientLogView), total, page: query.page, limit: query.limit };
   });
 
-  bindRoute(router, observabilityRoutes.metrics, metricsAccess(deps.metricsToken, deps.addressOf), async ({ res }) => {
+  bindRoute(router, observabilityRoutes.metrics, metricsAccess(deps.metricsToken), async ({ res }) => {
     const text = await deps.metrics.text();
     res.status(200).setHeader('Content-Type', deps.metrics.contentType);
     res.setHeader('Cache-Control', 'no-store');
@@ -99,17 +92,17 @@ const isLoopback = trustedProxyMatcher(['127.0.0.0/8', '::1']);
 const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
 
 /** With a token: the Bearer must match it (compared in constant time). Without: loopback clients only. */
-function metricsAccess(token: string | undefined, addressOf: (req: CredentialRequest) => string): Authenticate<null> {
+function metricsAccess(token: string | undefined): Authenticate<null> {
   const expected = token === undefined ? undefined : digest(token);
-  return async (req: Request) => {
+  return async (req: PresentedRequest) => {
     if (expected) {
-      const presented = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+      const presented = /^Bearer\s+(\S+)\s*$/i.exec(req.authorization ?? '')?.[1];
       if (presented === undefined || !timingSafeEqual(digest(presented), expected)) {
         throw new HttpError(401, 'metrics need Authorization: Bearer with METRICS_TOKEN', { 'WWW-Authenticate': 'Bearer' });
       }
       return null;
     }
-    if (!isLoopback(addressOf(req))) throw new HttpError(403, 'metrics answer loopback clients only unless METRICS_TOKEN is set');
+    if (!isLoopback(req.clientAddress)) throw new HttpError(403, 'metrics answer loopback clients only unless METRICS_TOKEN is set');
     return null;
   };
 }

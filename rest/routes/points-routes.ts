@@ -11,7 +11,7 @@ import {
 } from '../../src/points/points-views';
 import type { SerializedCache } from '../../src/public-reads/serialized-cache';
 import { bindRoute, RESPONDED, type Authenticate } from '../route-binder';
-import { sendCached } from './public-routes';
+import { preparedFromCache } from './public-routes';
 
 export interface PointsRouterDeps {
   authenticate: Authenticate<Caller>;
@@ -34,21 +34,18 @@ export function pointsRouter(deps: PointsRouterDeps): Router {
     (await points.transactions(userOf(caller).id, query.limit, query.page)).map(toPointTransaction),
   );
 
-  bindRoute(router, pointsRoutes.rewards, authenticate, async ({ res }) => {
-    sendCached(res, await cache.get('points:rewards', async () => ({ status: 200, body: (await points.rewards()).map(toPointReward) })));
-    return RESPONDED;
-  });
+  bindRoute(router, pointsRoutes.rewards, authenticate, async () =>
+    preparedFromCache(await cache.get('points:rewards', async () => ({ status: 200, body: (await points.rewards()).map(toPointReward) }))),
+  );
 
-  bindRoute(router, pointsRoutes.leaderboard, authenticate, async ({ res }) => {
-    sendCached(
-      res,
+  bindRoute(router, pointsRoutes.leaderboard, authenticate, async () =>
+    preparedFromCache(
       await cache.get('points:leaderboard', async () => ({
         status: 200,
         body: (await points.leaderboard(POINTS_LEADERBOARD_SIZE)).map(toPointsLeaderRow),
       })),
-    );
-    return RESPONDED;
-  });
+    ),
+  );
 
   bindRoute(router, pointsRoutes.redeem, authenticate, async ({ caller, body }) => {
     const { redemption, balance } = await points.redeem(userOf(caller).id, body.reward_id);

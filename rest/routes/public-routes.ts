@@ -1,17 +1,13 @@
-import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
-import { Router, type Response } from 'express';
-import * as v from 'valibot';
-import { describeIssues } from '../../schema/issue-message';
+import { Router } from 'express';
 import type { RouteContract } from '../../schema/route-contract';
 import { publicRoutes } from '../../schema/routes/public-routes';
 import type { PublicReads } from '../../src/public-reads/public-reads';
 import type { CachedAnswer } from '../../src/public-reads/serialized-cache';
-import { endAnswer, getAndHead, pathParameterReader, type UwsApp } from '../../realtime/uws-host';
-import { framingRefusal, sendRefusal } from '../body-size-guard';
-import { toHttpError } from '../error-mapping';
-import { HttpError } from '../http-error';
-import { statusLine } from '../status-line';
-import { bindRoute, RESPONDED, type Authenticate } from '../route-binder';
+import { getAndHead, pathParameterReader, type UwsApp } from '../../host/uws-host';
+import { PreparedAnswer, runExchange, type ExchangeDeps } from '../../src/door/exchange';
+import { framingRefusal, sendRefusal } from '../../host/body-size-guard';
+import { NativeResponse, presentedOfNative, readNativeRequest } from '../../host/native-door';
+import { bindRoute, type Authenticate } from '../route-binder';
 
 type Answer = (reads: PublicReads, input: { params: any; query: any }) => CachedAnswer | Promise<CachedAnswer>;
 
@@ -30,98 +26,49 @@ const answers: Array<[RouteContract, Answer]> = [
 
 const CACHE_CONTROL = 'public, max-age=30';
 
+/** A cached answer as the exchange's prepared answer: the same bytes through every door. */
+export function preparedFromCache(answer: CachedAnswer): PreparedAnswer {
+  return new PreparedAnswer(answer.status, answer.bytes, answer.status === 200 ? { 'Cache-Control': CACHE_CONTROL } : {});
+}
+
+const prepare = (reads: PublicReads, answer: Answer, input: { params: any; query: any }) => {
+  const pending = answer(reads, input);
+  return pending instanceof Promise ? pending.then(preparedFromCache) : preparedFromCache(pending);
+};
+
 export function publicRouter(reads: PublicReads, authenticate: Authenticate<unknown>): Router {
   const router = Router();
-  for (const [route, answer] of answers) {
-    bindRoute(router, route, authenticate, async ({ params, query, res }) => {
-      sendCached(res, await answer(reads, { params, query }));
-      return RESPONDED;
-    });
-  }
+  for (const [route, answer] of answers) bindRoute(router, route, authenticate, (input) => prepare(reads, answer, input));
   return router;
 }
 
-export function sendCached(res: Response, answer: CachedAnswer): void {
-  res.status(answer.status).setHeader('Content-Type', 'application/json; charset=utf-8');
-  if (answer.status === 200) res.setHeader('Cache-Control', CACHE_CONTROL);
-  res.end(answer.bytes);
-}
-
-function writeAnswer(res: HttpResponse, answer: CachedAnswer, head: boolean): void {
-  res.cork(() => {
-    res.writeStatus(statusLine(answer.status)).writeHeader('content-type', 'application/json; charset=utf-8');
-    if (answer.status === 200) res.writeHeader('cache-control', CACHE_CONTROL);
-    endAnswer(res, answer.bytes, head);
-  });
-}
-
-type RawParser = (req: HttpRequest) => { params: unknown; query: unknown };
-
-/** Built once per route, so a request costs only what its own path and query need. */
-function rawParser(route: RouteContract): RawParser {
-  const pathParameters = pathParameterReader(route.path);
-  const { params: paramsSchema, query: querySchema } = route;
-  return (req) => {
-    let params: unknown = {};
-    if (paramsSchema) {
-      const parsed = v.safeParse(paramsSchema, pathParameters(req));
-      if (!parsed.success) throw new HttpError(404, 'not found');
-      params = parsed.output;
-    }
-    let query: unknown = {};
-    if (querySchema) {
-      const parsed = v.safeParse(querySchema, Object.fromEntries(new URLSearchParams(req.getQuery() ?? '')));
-      if (!parsed.success) throw new HttpError(400, describeIssues(parsed.issues, 'query'));
-      query = parsed.output;
-    }
-    return { params, query };
-  };
+export interface RawPublicDeps extends ExchangeDeps {
+  authenticate: Authenticate<unknown>;
+  addressOf: (peer: string, forwardedFor: string | undefined) => string;
 }
 
 /**
  * The public reads on native uWS routes, more specific than the express catch-all and so served
- * first. A fresh answer is written synchronously from the cache, without a promise or a parse of
- * anything but the query string. Measured: see `npm run bench`.
+ * first, through the one exchange: a key in the URL is 401 and a store that cannot answer is 503
+ * with Retry-After, as at every door. A fresh answer is written synchronously from the cache,
+ * without a promise or a parse of anything but the query string. Measured: see `npm run bench`.
  */
-export function installRawPublicRoutes(app: UwsApp, reads: PublicReads, onError: (error: unknown) => void): void {
+export function installRawPublicRoutes(app: UwsApp, reads: PublicReads, deps: RawPublicDeps): void {
   for (const [route, answer] of answers) {
-    const parse = rawParser(route);
+    const pathParameters = pathParameterReader(route.path);
     getAndHead(app, route.path, (res, req, head) => {
       const refusal = framingRefusal(req);
       if (refusal) return sendRefusal(res, refusal);
-      let input: { params: unknown; query: unknown };
-      try {
-        input = parse(req);
-      } catch (error) {
-        const e = error as HttpError;
-        writeAnswer(res, { status: e.status, bytes: Buffer.from(JSON.stringify({ error: e.message })), builtAt: 0 }, head);
-        return;
-      }
-      const pending = answer(reads, input as { params: any; query: any });
-      if (!(pending instanceof Promise)) {
-        writeAnswer(res, pending, head);
-        return;
-      }
-      let aborted = false;
-      res.onAborted(() => {
-        aborted = true;
-      });
-      pending.then(
-        (result) => {
-          if (!aborted) writeAnswer(res, result, head);
-        },
-        (error) => {
-          // The one error mapping, as on every other route: a database that cannot answer is 503 with Retry-After.
-          const mapped = toHttpError(error);
-          if (!mapped || mapped.status >= 500) onError(error);
-          if (aborted) return;
-          if (!mapped) return writeAnswer(res, { status: 500, bytes: Buffer.from('{"error":"internal error"}'), builtAt: 0 }, head);
-          res.cork(() => {
-            res.writeStatus(statusLine(mapped.status)).writeHeader('content-type', 'application/json; charset=utf-8');
-            for (const [name, value] of Object.entries(mapped.headers)) res.writeHeader(name, value);
-            endAnswer(res, Buffer.from(JSON.stringify({ error: mapped.message })), head);
-          });
-        },
+      const request = readNativeRequest(req, res, head ? 'HEAD' : 'GET');
+      const params = pathParameters(req);
+      const query = Object.fromEntries(new URLSearchParams(req.getQuery() ?? ''));
+      void runExchange(
+        deps,
+        route,
+        deps.authenticate,
+        { door: 'http', presented: presentedOfNative(request, deps.addressOf), input: () => ({ params, query, body: {} }) },
+        (input) => prepare(reads, answer, input),
+        new NativeResponse(res, request, head),
       );
     });
   }

@@ -46,7 +46,7 @@ export const communityRoutes = {
     success: { status: 200, schema: v.array(Category) }, errors: [],
   }),
   threadsInCategory: defineRoute({
-    operationId: 'listCommunityThreads', method: 'get', path: '/api/community/categories/:slug/threads', tag, auth: [],
+    operationId: 'listCommunityThreads', method: 'get', path: '/api/community/categories/:slug/threads', tag, auth: [], optionalSession: true,
     summary: "A category's threads, pinned first, then newest activity",
     description: 'Paged (page 1-based, limit 1-100, default 20; out of range: 400). Hidden threads are listed only to an admin session. Unknown slug: 404.',
     params: CategorySlugParams, query: CommunityPageQuery, success: { status: 200, schema: ThreadList }, errors: [400, 404],
@@ -59,7 +59,7 @@ export const communityRoutes = {
     success: { status: 201, schema: ThreadCreated }, alsoSuccess: [QUEUED], errors: [400, 401, 403, 404, 429],
   }),
   thread: defineRoute({
-    operationId: 'getCommunityThread', method: 'get', path: '/api/community/threads/:id', tag, auth: [],
+    operationId: 'getCommunityThread', method: 'get', path: '/api/community/threads/:id', tag, auth: [], optionalSession: true,
     summary: 'A thread and one page of its posts, oldest first',
     description: 'Paged (page 1-based, limit 1-100, default 20). Deleted posts keep their place with an empty body and deleted: true. A hidden or deleted thread is 404 except to an admin session.',
     params: CommunityIdParams, query: CommunityPageQuery, success: { status: 200, schema: ThreadPage }, errors: [400, 404],

@@ -6,7 +6,7 @@ const tag = 'Parties';
 
 export const partyRoutes = {
   me: defineRoute({
-    operationId: 'getMyParty', method: 'get', path: '/api/parties/me', tag, auth: [],
+    operationId: 'getMyParty', method: 'get', path: '/api/parties/me', tag, auth: [], optionalSession: true,
     summary: "The caller's party (null without one or without a session) and the invites they received",
     description:
       'The caller\'s party (null without one, or without a session) and the invites addressed to the caller.',

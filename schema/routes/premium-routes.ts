@@ -41,7 +41,7 @@ export const premiumRoutes = {
     body: PayPalCaptureBody, success: { status: 200, schema: v.array(GiftCode) }, errors: [400, 401, 402, 403, 404, 502, 503],
   }),
   redeemGiftCode: defineRoute({
-    operationId: 'redeemGiftCode', method: 'post', path: '/api/premium/gift-codes/redeem', tag, auth: [],
+    operationId: 'redeemGiftCode', method: 'post', path: '/api/premium/gift-codes/redeem', tag, auth: [], optionalSession: true,
     summary: "Redeems a gift code (login required): its plan is granted to the caller, extending from the current expiry",
     body: RedeemGiftCodeBody, success: { status: 200, schema: PremiumStatus }, errors: [400, 401, 404, 410],
   }),

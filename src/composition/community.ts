@@ -7,7 +7,6 @@ import { refuseWithHttpError } from '../../rest/middleware/credentials';
 import { toHttpError } from '../../rest/error-mapping';
 import type { Authenticate } from '../../rest/route-binder';
 import { communityRouter } from '../../rest/routes/community-routes';
-import type { OptionalSession } from '../../rest/routes/party-routes';
 import type { BanAuthor } from '../community/forum-ports';
 import { forumPostApproval, forumPostQueue } from '../approvals/forum-post-approval';
 import type { ApprovalsArea } from './approvals';
@@ -35,7 +34,6 @@ export interface CommunityInput {
   io: LeagueIo;
   users: { findById(id: number): Promise<UserRecord | null> };
   authenticate: Authenticate<Caller>;
-  optionalSession: OptionalSession;
   banAuthor: BanAuthor;
   /** The approvals module, where kind forum_post is registered (the first-post queue). */
   approvals: ApprovalsArea;
@@ -95,6 +93,6 @@ export async function assembleCommunity(input: CommunityInput): Promise<Communit
     },
     logger,
   );
-  const router = communityRouter({ authenticate: input.authenticate, optionalSession: input.optionalSession, forum, moderation, categories });
+  const router = communityRouter({ authenticate: input.authenticate, forum, moderation, categories });
   return { router, forum, close: stopListening };
 }

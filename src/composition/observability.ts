@@ -2,12 +2,11 @@ import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Router } from 'express';
 import { toHttpError } from '../../rest/error-mapping';
-import { refuseWithHttpError, requestAddress } from '../../rest/middleware/credentials';
+import { refuseWithHttpError } from '../../rest/middleware/credentials';
 import type { Authenticate } from '../../rest/route-binder';
 import type { NativeRouteDeps } from '../../rest/native-route-binder';
-import type { OptionalSession } from '../../rest/routes/party-routes';
-import { installClientLogRoute, observabilityRouter } from '../../rest/routes/observability-routes';
-import type { UwsApp } from '../../realtime/uws-host';
+import { installClientLogRoute, observabilityRouter, type SessionOfCookie } from '../../rest/routes/observability-routes';
+import type { UwsApp } from '../../host/uws-host';
 import type { Config } from '../config/config';
 import { ClientLogRepository } from '../db/client-log-repository';
 import type { EmSource } from '../db/orm';
@@ -29,12 +28,12 @@ export interface ClientLogsInput {
   sessionSecret: string;
   logger: Logger;
   authenticate: Authenticate<Caller>;
-  optionalSession: OptionalSession;
+  optionalSession: SessionOfCookie;
 }
 
 export interface ClientLogsPart {
   /** The native POST /api/logs/client; install before the body-size guard. */
-  install(uws: UwsApp, native: Pick<NativeRouteDeps<Caller>, 'authenticate' | 'inFlight' | 'logger'>): void;
+  install(uws: UwsApp, native: NativeRouteDeps<Caller>): void;
   router: Router;
   /** Stops the retention sweeps (before the database closes). */
   close(): Promise<void>;
@@ -46,7 +45,6 @@ export interface ClientLogsPart {
  */
 export function assembleObservability(config: Config) {
   const metrics = new Metrics();
-  const addressOf = requestAddress(config.trustProxy);
   const statusOf = (error: unknown) => toHttpError(error)?.status ?? null;
   const onQuery: QueryObserver = (sql, seconds, failed) => metrics.databaseQuery(sql, seconds, failed);
 
@@ -83,8 +81,8 @@ export function assembleObservability(config: Config) {
       retention.start();
       return {
         install: (uws, native) =>
-          installClientLogRoute(uws, { ...native, intake, optionalSession: input.optionalSession, addressOf, publicUrl: config.publicUrl }),
-        router: observabilityRouter({ authenticate: input.authenticate, clientLogs: repository, metrics, metricsToken: config.metricsToken, addressOf }),
+          installClientLogRoute(uws, { ...native, intake, optionalSession: input.optionalSession, publicUrl: config.publicUrl }),
+        router: observabilityRouter({ authenticate: input.authenticate, clientLogs: repository, metrics, metricsToken: config.metricsToken }),
         close: () => retention.close(),
       };
     },

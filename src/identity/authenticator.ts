@@ -1,5 +1,8 @@
 import type { RouteContract } from '../../schema/route-contract';
 import { decideAccess, type AccessDecision, type RouteAccess } from '../domain/keys/key-access';
+import type { AnswerTrail } from '../door/answer-trail';
+import { HttpError } from '../door/http-refusal';
+import type { PresentedRequest } from '../door/presented-request';
 import { ANONYMOUS, type Caller } from './caller';
 import type { KeyAuditLog } from './key-audit-log';
 import type { KeyRateLimit } from './key-rate-limit';
@@ -7,64 +10,43 @@ import { CredentialResolver, isBearerAttempt, type CredentialSources, type Prese
 import { originOfUrl, requestSite } from './request-site';
 import { readSessionCookie, sessionSetCookie } from './session-cookie';
 
-/** The parts of an HTTP request the credential check reads (an express Request has them all). */
-export interface CredentialRequest {
-  headers: Record<string, string | string[] | undefined>;
-  method: string;
-  /** Path and query string as received. */
-  url: string;
-  path: string;
-  /** The transport's peer address (raw text under uwebsockets-express; see rest/client-address.ts). */
-  ip?: string;
-}
-
-export interface CredentialResponse {
-  statusCode: number;
-  setHeader(name: string, value: string): unknown;
-  once(event: 'finish', listener: () => void): unknown;
-}
-
-export type RouteRule = Pick<RouteContract, 'auth' | 'role'>;
+export type RouteRule = Pick<RouteContract, 'auth' | 'role' | 'optionalSession'>;
 
 export interface AuthenticatorDeps extends CredentialSources {
   presence: { touch(userId: number): Promise<void> | undefined };
   rateLimit: KeyRateLimit;
   audit: KeyAuditLog;
   publicUrl: string;
-  /** The client address of a request (rest/client-address.ts with the trusted proxies). */
-  addressOf: (req: CredentialRequest) => string;
-  /** The error a refusal throws: the HTTP layer's HttpError, so its error handler answers it. */
-  refuse: (status: number, message: string, headers?: Record<string, string>) => Error;
   onBackgroundError?: (error: unknown) => void;
 }
 
 export type SocketCredentialResult =
   | { ok: true; caller: Caller }
-  | { ok: false; status: 401 | 403 | 429; error: string };
+  | { ok: false; status: 401 | 403 | 429; error: string; retryAfterS?: number };
 
 export interface Authenticator {
-  /** For bindRoute: resolves the caller a route accepts or throws 400/401/403/429 (spec, Authentication). */
-  authenticate(req: CredentialRequest, res: CredentialResponse, route: RouteRule): Promise<Caller>;
+  /**
+   * The exchange's credential step (src/door/exchange.ts): resolves the caller a route accepts from
+   * what the request presented, or throws 401/403/429 (spec, Authentication). It never sees a
+   * transport's response: a renewed cookie and the key audit go through the trail.
+   */
+  authenticate(request: PresentedRequest, route: RouteRule, trail: AnswerTrail): Caller | Promise<Caller>;
   /**
    * The same for the hot routes (lobby commands): the session and its user's row may be copies up to
    * half a second old (recent-reads.ts) instead of a store round trip and a Postgres query per
    * request; admin routes still read fresh.
    */
-  authenticateRecent(req: CredentialRequest, res: CredentialResponse, route: RouteRule): Promise<Caller>;
+  authenticateRecent(request: PresentedRequest, route: RouteRule, trail: AnswerTrail): Caller | Promise<Caller>;
   /** socket.io handshake: the session cookie, or a premium/admin key as `auth.token`; nothing is anonymous. */
   resolveSocketCredential(input: { cookieHeader?: string; token?: string; address?: string }): Promise<SocketCredentialResult>;
   /** The session a cookie header names, for routes that work with or without one (login, logout, chat callback). */
   optionalSession(cookieHeader: string | undefined): Promise<Presented['session'] | null>;
 }
 
-const header = (req: CredentialRequest, name: string): string | undefined => {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};
-
 // Rule 1: a key never travels in a URL. One that does (recognised by its prefix, under any
-// parameter name) is refused outright with 400 rather than silently ignored, so the client learns
-// that its key has leaked into logs and browser histories. Other parameters are never read as keys.
+// parameter name) is refused outright, on every route (anonymous ones too), rather than silently
+// ignored, so the client learns that its key has leaked into logs and browser histories. It is no
+// valid credential, hence 401 (rule 8). Other parameters are never read as keys.
 const KEY_IN_URL = /svc_(pk|ak)_/i;
 
 export function keyInUrl(url: string): boolean {
@@ -95,19 +77,43 @@ function toCaller(decision: Extract<AccessDecision, { allow: true }>, presented:
 /** Methods that change nothing; every other one is a state change the CSRF rule covers. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+export const KEY_IN_URL_REFUSAL = 'API keys go in the Authorization header, never in the URL';
+export const KEY_RATE_LIMITED = 'rate limit exceeded: 60 requests per minute per key';
+
+/** The one refusal of a key over its rate, at every door (REST, socket commands, the handshake). */
+export function keyRateLimited(retryAfterS: number): HttpError {
+  return new HttpError(429, KEY_RATE_LIMITED, { 'Retry-After': String(retryAfterS) });
+}
+
+/**
+ * A browser says where a request comes from: Fetch Metadata (`Sec-Fetch-Site: cross-site`) in
+ * current browsers, the Origin (or Referer) in all. Either one naming another site refuses a
+ * session's state change; a client that sends neither (curl, a bot) is not a browser being abused.
+ */
+function isCrossSite(req: PresentedRequest, publicOrigin: string | null): boolean {
+  if (req.secFetchSite?.trim().toLowerCase() === 'cross-site') return true;
+  return requestSite({ origin: req.origin, referer: req.referer, host: req.host }, publicOrigin) === 'foreign';
+}
+
 export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   const resolver = new CredentialResolver(deps);
   const publicOrigin = originOfUrl(deps.publicUrl);
   const background = (work: Promise<void> | undefined) => void work?.catch((error: unknown) => deps.onBackgroundError?.(error));
 
-  async function authenticate(req: CredentialRequest, res: CredentialResponse, route: RouteRule, recent = false): Promise<Caller> {
-    if (keyInUrl(req.url)) throw deps.refuse(400, 'API keys go in the Authorization header, never in the URL');
+  /** Synchronous for an anonymous route, so a cached public read is answered without a promise. */
+  function authenticate(req: PresentedRequest, route: RouteRule, trail: AnswerTrail, recent = false): Caller | Promise<Caller> {
+    if (keyInUrl(req.target)) throw new HttpError(401, KEY_IN_URL_REFUSAL);
+    if (route.optionalSession) return optionalSessionCaller(req, trail);
     if (route.auth.length === 0) return ANONYMOUS;
+    return authenticateCredentials(req, route, trail, recent);
+  }
+
+  async function authenticateCredentials(req: PresentedRequest, route: RouteRule, trail: AnswerTrail, recent: boolean): Promise<Caller> {
     const access: RouteAccess = { accepts: route.auth, role: route.role ?? 'any' };
     const raw = {
-      sessionCookie: readSessionCookie(header(req, 'cookie')),
-      authorization: header(req, 'authorization'),
-      pluginSecret: header(req, 'x-svc-plugin-secret'),
+      sessionCookie: readSessionCookie(req.cookie),
+      authorization: req.authorization,
+      pluginSecret: req.pluginSecret,
     };
 
     const takesKeys = route.auth.includes('premium') || route.auth.includes('admin');
@@ -117,12 +123,10 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
       if (key) {
         // Every use of a real key is audited with the status the client finally got (rule 6),
         // refusals included; the row is queued in memory, written later in a batch.
-        const use = { keyId: key.id, endpoint: req.path, method: req.method, clientAddress: deps.addressOf(req), at: deps.clock() };
-        res.once('finish', () => deps.audit.record({ ...use, status: res.statusCode }));
+        const use = { keyId: key.id, endpoint: req.path, method: req.method, clientAddress: req.clientAddress, at: deps.clock() };
+        trail.onAnswered((status) => deps.audit.record({ ...use, status }));
         const rate = await deps.rateLimit.hit(key.id);
-        if (!rate.allowed) {
-          throw deps.refuse(429, 'rate limit exceeded: 60 requests per minute per key', { 'Retry-After': String(rate.retryAfterS) });
-        }
+        if (!rate.allowed) throw keyRateLimited(rate.retryAfterS);
       }
     }
 
@@ -131,20 +135,31 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     const needs = { accepts: route.auth, premiumForSession: route.role === 'premium', recent: recent && route.role !== 'admin' };
     const presented = await resolver.resolve(raw, needs, key);
     const decision = decideAccess(access, presented.credentials);
-    if (!decision.allow) throw deps.refuse(decision.status, decision.error);
-    const caller = toCaller(decision, presented);
+    if (!decision.allow) throw new HttpError(decision.status, decision.error);
+    return admitted(req, toCaller(decision, presented), presented.session, trail);
+  }
+
+  /** The last checks of a caller the route admits, then its side effects (presence, sliding expiry). */
+  function admitted(req: PresentedRequest, caller: Caller, session: Presented['session'], trail: AnswerTrail): Caller {
     // CSRF: the cookie rides along on another site's form or fetch too (request-site.ts).
     // A key in a header is never sent by a browser on its own, so key callers are not checked.
-    if (caller.kind === 'session' && !SAFE_METHODS.has(req.method)) {
-      const site = requestSite({ origin: header(req, 'origin'), referer: header(req, 'referer'), host: header(req, 'host') }, publicOrigin);
-      if (site === 'foreign') throw deps.refuse(403, 'cross-site request refused: state changes with the session cookie come from this site\'s pages only');
+    if (caller.kind === 'session' && !SAFE_METHODS.has(req.method) && isCrossSite(req, publicOrigin)) {
+      throw new HttpError(403, 'cross-site request refused: state changes with the session cookie come from this site\'s pages only');
     }
     if (caller.user) background(deps.presence.touch(caller.user.id));
     // Sliding expiry: the store renewed the session, so the browser's cookie is renewed with it.
-    if (caller.kind === 'session' && presented.session?.session.refreshed) {
-      res.setHeader('Set-Cookie', sessionSetCookie(presented.session.cookieValue, deps.publicUrl));
+    if (caller.kind === 'session' && session?.session.refreshed) {
+      trail.setHeader('Set-Cookie', sessionSetCookie(session.cookieValue, deps.publicUrl));
     }
     return caller;
+  }
+
+  /** A route that declares no credential yet answers for a session when one is presented (the caller's party, gift codes). */
+  async function optionalSessionCaller(req: PresentedRequest, trail: AnswerTrail): Promise<Caller> {
+    const found = await resolver.session(readSessionCookie(req.cookie), false);
+    if (!found) return ANONYMOUS;
+    const { access: _access, ...session } = found;
+    return admitted(req, { kind: 'session', user: found.user, sessionId: found.session.id }, session, trail);
   }
 
   async function resolveSocketCredential(input: { cookieHeader?: string; token?: string; address?: string }): Promise<SocketCredentialResult> {
@@ -152,7 +167,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
       const key = await resolver.findKey(`Bearer ${input.token}`);
       if (!key) return { ok: false, status: 401, error: 'invalid API key' };
       const rate = await deps.rateLimit.hit(key.id);
-      const result = rate.allowed ? await socketKeyDecision(key) : ({ ok: false, status: 429, error: 'rate limit exceeded' } as const);
+      const result = rate.allowed ? await socketKeyDecision(key) : ({ ok: false, status: 429, error: KEY_RATE_LIMITED, retryAfterS: rate.retryAfterS } as const);
       deps.audit.record({
         keyId: key.id,
         endpoint: '/socket.io/',
@@ -186,8 +201,8 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   }
 
   return {
-    authenticate: (req, res, route) => authenticate(req, res, route),
-    authenticateRecent: (req, res, route) => authenticate(req, res, route, true),
+    authenticate: (req, route, trail) => authenticate(req, route, trail),
+    authenticateRecent: (req, route, trail) => authenticate(req, route, trail, true),
     resolveSocketCredential,
     optionalSession,
   };

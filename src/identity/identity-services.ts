@@ -12,7 +12,7 @@ import type { LiveStore } from '../live/live-store';
 import { createHmac } from 'node:crypto';
 import { KeyAdmin } from '../admin/key-admin';
 import { ApiKeys } from './api-keys';
-import { createAuthenticator, type Authenticator, type AuthenticatorDeps } from './authenticator';
+import { createAuthenticator, type Authenticator } from './authenticator';
 import { ChatAccountLink } from './chat-account-link';
 import { KeyAuditLog } from './key-audit-log';
 import { KeyRateLimit } from './key-rate-limit';
@@ -30,9 +30,6 @@ export interface IdentityInput {
   presence: Presence;
   clock: () => number;
   logger: Logger;
-  /** From the HTTP layer (rest/middleware/credentials.ts). */
-  refuse: AuthenticatorDeps['refuse'];
-  addressOf: AuthenticatorDeps['addressOf'];
 }
 
 export interface Identity {
@@ -82,8 +79,6 @@ export function createIdentity(input: IdentityInput): Identity {
     rateLimit: new KeyRateLimit(live, clock),
     audit: auditLog,
     publicUrl: config.publicUrl,
-    addressOf: input.addressOf,
-    refuse: input.refuse,
     onBackgroundError: (error) => logger.warn({ err: error }, 'presence update failed'),
   });
   const login = new PlatformLogin({

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachSocketServer, type SocketServer } from '../../realtime/socket-server';
-import { createUwsApp, listen, type Listening } from '../../realtime/uws-host';
+import { createUwsApp, listen, type Listening } from '../../host/uws-host';
 import { fakeLobbyServices, REFUSALS, sampleLobby, type FakeServices } from './support/fake-lobby-services';
 import { closeAllClients, connect, nextEvent, recordEvents, request } from './support/socket-client';
 

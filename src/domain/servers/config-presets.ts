@@ -1,5 +1,6 @@
-/** Server config presets a reservation may ask for (league configs of the competitive formats). */
-export const CONFIG_PRESETS = ['etf2l_6v6', 'etf2l_9v9', 'rgl_6v6', 'rgl_9v9', 'ugc_6v6', 'ugc_9v9', 'ultiduo', 'bball'] as const;
+import { CONFIG_PRESETS } from '../../../schema/server-vocabulary';
+
+export { CONFIG_PRESETS };
 export type ConfigPreset = (typeof CONFIG_PRESETS)[number];
 
 /** The preset a lobby's format plays with when its reservation asked for none in particular. */

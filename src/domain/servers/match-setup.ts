@@ -1,3 +1,4 @@
+import { LOG_STATUSES } from '../../../schema/server-vocabulary';
 import type { LobbyDetail } from '../../../schema/lobby';
 
 export interface RosterPlayer {
@@ -40,7 +41,7 @@ export function setupCommands(map: string | null, preset: string, serverPassword
   ];
 }
 
-export const LOG_STATUSES = ['pending', 'uploading', 'ready', 'failed'] as const;
+export { LOG_STATUSES };
 export type LogStatus = (typeof LOG_STATUSES)[number];
 
 /** No log ten minutes after the upload was asked for: failed. */

@@ -1,8 +1,6 @@
-/**
- * Reservation statuses (docs/design/CONTRACT.md): pending -> provisioning -> active -> ending -> ended, with
- * failed (provisioning gave up) and cancelled (a pending one deleted).
- */
-export const RESERVATION_STATUSES = ['pending', 'provisioning', 'active', 'ending', 'ended', 'failed', 'cancelled'] as const;
+import { RESERVATION_STATUSES } from '../../../schema/server-vocabulary';
+
+export { RESERVATION_STATUSES };
 export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
 
 /** Statuses that hold a region slot and a user's free-tier turn. */

@@ -97,13 +97,15 @@ describe('bodies', () => {
     expect(JSON.parse(answer.body).error).toMatch(/Content-Length/);
   });
 
-  it('a body over the limit is answered 413 with one Connection: close', async () => {
+  // Answered before the body is read, then the connection lingers (the declared body is read and
+  // discarded) instead of being reset under a client still sending (rest/native-door.ts).
+  it('a body over the limit is answered 413 with one Connection: close, and the connection is not reset', async () => {
     const outcome = await rawExchange(port, request(`POST /api/lobbies HTTP/1.1\nHost: x\nContent-Type: application/json\nContent-Length: ${2 * 1024 * 1024}`, '{}'));
     const [answer] = parseResponses(outcome.text);
     expect(answer.status).toBe(413);
     expect(answer.headers.filter(([name]) => name === 'connection')).toEqual([['connection', 'close']]);
     expect(JSON.parse(answer.body).error).toMatch(/over 1048576 bytes/);
-    expect(outcome.ended).toBe('closed');
+    expect(outcome.ended).not.toBe('reset');
   });
 });
 

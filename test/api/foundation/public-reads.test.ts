@@ -149,8 +149,9 @@ describe('errors', () => {
     expect(res.body).toEqual({ error: 'not found' });
   });
 
+  // Bodies are parsed by the route they reach (after its credential step), so the route must exist.
   it('malformed JSON is a 400 with an error body', async () => {
-    const res = await fetch(t.url + '/api/anything', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
+    const res = await fetch(t.url + '/api/premium/paypal-webhook', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: 'malformed JSON body' });
   });

@@ -13,20 +13,20 @@ afterAll(() => server?.close());
 const createLobby = (body: unknown) =>
   fetch(`${server.url}/api/lobbies`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-it('a 100,000-character value is refused naming the field and the rule, quoting only a short prefix', async () => {
+it('a 100,000-character value is refused naming the field and the rule, never quoting the value', async () => {
   const res = await createLobby({ format: 'x'.repeat(100_000) });
   expect(res.status).toBe(400);
   const text = await res.text();
   expect(text.length).toBeLessThan(300);
   const { error } = JSON.parse(text) as { error: string };
-  expect(error).toMatch(/^format: invalid picklist: expected .*6v6.* but received "x{20,}/);
-  expect(error).not.toContain('x'.repeat(100));
+  expect(error).toMatch(/^format: invalid picklist: expected .*6v6.*\)$/);
+  expect(error).not.toContain('xx');
 });
 
-it('a value of the wrong type says what was expected and what came', async () => {
+it('a value of the wrong type says what was expected, not what came', async () => {
   const res = await createLobby({ format: 42 });
   expect(res.status).toBe(400);
-  expect((await res.json()).error).toMatch(/^format: invalid picklist: expected \("6v6" \| "9v9".*\) but received 42$/);
+  expect((await res.json()).error).toMatch(/^format: invalid picklist: expected \("6v6" \| "9v9".*\)$/);
 });
 
 it('a long query value is refused without being echoed whole', async () => {

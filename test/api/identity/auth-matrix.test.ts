@@ -69,7 +69,8 @@ function expectations(route: RouteContract): Array<[string, number]> {
     // Rule 9 where the route takes keys; elsewhere a key is no credential at all (rule 8).
     ['lapsedPremiumKey', takesKeys(route) ? 403 : 401],
     ['demotedAdminKey', takesKeys(route) ? 403 : 401],
-    ['keyInQuery', 400],
+    // Rule 1 with rule 8 (issue 20): a key in the URL is no valid credential, 401 on every route.
+    ['keyInQuery', 401],
   ];
   if (!takesKeys(route)) cases.push(['activePremiumKey', 401]);
   else if (!takes(route, 'premium')) cases.push(['activePremiumKey', 403]);

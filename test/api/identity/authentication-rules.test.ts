@@ -37,19 +37,19 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 describe('rule 1: the bearer key goes in the Authorization header and never in a URL', () => {
-  it.each(['api_key', 'key', 'token', 'access_token'])('refuses a key in ?%s= with 400, even beside a valid header', async (name) => {
+  it.each(['api_key', 'key', 'token', 'access_token'])('refuses a key in ?%s= with 401, even beside a valid header', async (name) => {
     const key = await issueKey(server, member.cookie, 'premium');
     const inUrl = await call(server, `/api/premium/api-keys/current?${name}=${key.raw}`);
-    expect(inUrl.status).toBe(400);
+    expect(inUrl.status).toBe(401);
     expect((await inUrl.json()).error).toMatch(/Authorization header/);
     const both = await call(server, `/api/premium/api-keys/current?${name}=${key.raw}`, { bearer: key.raw });
-    expect(both.status).toBe(400);
+    expect(both.status).toBe(401);
   });
 
   it('refuses a percent-encoded key in the URL too', async () => {
     const key = await issueKey(server, member.cookie, 'premium');
     const encoded = key.raw.replace(/_/g, '%5F');
-    expect((await call(server, `/api/premium/api-keys/current?q=${encoded}`, { bearer: key.raw })).status).toBe(400);
+    expect((await call(server, `/api/premium/api-keys/current?q=${encoded}`, { bearer: key.raw })).status).toBe(401);
   });
 
   it('accepts the same key in the Authorization header', async () => {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { UserRecord } from '../../../src/db/user-record';
-import { createAuthenticator, type CredentialRequest, type RouteRule } from '../../../src/identity/authenticator';
+import { AnswerTrail } from '../../../src/door/answer-trail';
+import { HttpError } from '../../../src/door/http-refusal';
+import { presentedFromHeaders, type PresentedRequest } from '../../../src/door/presented-request';
+import { createAuthenticator, type RouteRule } from '../../../src/identity/authenticator';
 import { hashApiKey } from '../../../src/domain/keys/api-key-format';
 import { KeyAuditLog } from '../../../src/identity/key-audit-log';
 import { KeyRateLimit } from '../../../src/identity/key-rate-limit';
@@ -14,11 +17,6 @@ import { MemoryLiveStore } from '../../../src/live/memory-live-store';
 
 const PLUGIN_SECRET = 'the-configured-plugin-secret';
 
-class Refused extends Error {
-  constructor(readonly status: number, message: string, readonly headers: Record<string, string> = {}) {
-    super(message);
-  }
-}
 
 const user: UserRecord = {
   id: 7, platformId: '76561198000000007', username: 'seven', avatarUrl: null, elo: 1000, matchesPlayed: 0, wins: 0, losses: 0,
@@ -46,29 +44,28 @@ function authenticatorWith(pluginSecret: string | undefined, premiumActive = fal
     rateLimit: new KeyRateLimit(live, Date.now),
     audit: new KeyAuditLog({ insertMany: async () => undefined }, 'secret'),
     publicUrl: 'http://localhost:8080',
-    addressOf: () => '127.0.0.1',
-    refuse: (status, message, headers) => new Refused(status, message, headers),
   });
   return { authenticator, sessions };
 }
 
-const request = (headers: Record<string, string> = {}): CredentialRequest => ({ headers, method: 'POST', url: '/api/servers/plugin/extend', path: '/api/servers/plugin/extend' });
-const response = () => ({ statusCode: 200, setHeader: () => undefined, once: () => undefined });
+const request = (headers: Record<string, string> = {}): PresentedRequest =>
+  presentedFromHeaders(headers, { method: 'POST', path: '/api/servers/plugin/extend', target: '/api/servers/plugin/extend' }, '127.0.0.1');
+const response = () => new AnswerTrail();
 const pluginRoute: RouteRule = { auth: ['plugin'] };
 
-async function statusOf(work: Promise<unknown>): Promise<number> {
+async function statusOf(work: () => unknown): Promise<number> {
   try {
-    await work;
+    await work();
     return 200;
   } catch (error) {
-    return (error as Refused).status;
+    return (error as HttpError).status;
   }
 }
 
 describe('the plugin secret', () => {
   it('lets the plugin in with the configured secret', async () => {
     const { authenticator } = authenticatorWith(PLUGIN_SECRET);
-    const caller = await authenticator.authenticate(request({ 'x-svc-plugin-secret': PLUGIN_SECRET }), response(), pluginRoute);
+    const caller = await authenticator.authenticate(request({ 'x-svc-plugin-secret': PLUGIN_SECRET }), pluginRoute, response());
     expect(caller).toEqual({ kind: 'plugin', user: null });
   });
 
@@ -78,18 +75,18 @@ describe('the plugin secret', () => {
     ['no secret', {}],
   ])('answers %s with 401', async (_name, headers) => {
     const { authenticator } = authenticatorWith(PLUGIN_SECRET);
-    expect(await statusOf(authenticator.authenticate(request(headers), response(), pluginRoute))).toBe(401);
+    expect(await statusOf(() => authenticator.authenticate(request(headers), pluginRoute, response()))).toBe(401);
   });
 
   it('refuses every plugin call (401) when PLUGIN_SECRET is unset', async () => {
     const { authenticator } = authenticatorWith(undefined);
-    expect(await statusOf(authenticator.authenticate(request({ 'x-svc-plugin-secret': '' }), response(), pluginRoute))).toBe(401);
-    expect(await statusOf(authenticator.authenticate(request({ 'x-svc-plugin-secret': 'anything' }), response(), pluginRoute))).toBe(401);
+    expect(await statusOf(() => authenticator.authenticate(request({ 'x-svc-plugin-secret': '' }), pluginRoute, response()))).toBe(401);
+    expect(await statusOf(() => authenticator.authenticate(request({ 'x-svc-plugin-secret': 'anything' }), pluginRoute, response()))).toBe(401);
   });
 
   it('is no credential on a session route', async () => {
     const { authenticator } = authenticatorWith(PLUGIN_SECRET);
-    const status = await statusOf(authenticator.authenticate(request({ 'x-svc-plugin-secret': PLUGIN_SECRET }), response(), { auth: ['session'] }));
+    const status = await statusOf(() => authenticator.authenticate(request({ 'x-svc-plugin-secret': PLUGIN_SECRET }), { auth: ['session'] }, response()));
     expect(status).toBe(401);
   });
 });

@@ -2,6 +2,9 @@ import type { LobbyDetail } from '../../../schema/lobby';
 import type { LobbyServices } from '../../../realtime/socket-server';
 import type { Caller } from '../../../src/identity/caller';
 import type { UserRecord } from '../../../src/db/user-record';
+import { HttpError } from '../../../src/door/http-refusal';
+import { InFlight } from '../../../src/server-lifecycle';
+import { captureLogs } from '../../support/log-capture';
 
 /** A lobby as the engine would describe it, for tests of the socket layer alone. */
 export function sampleLobby(code: string, version = 1): LobbyDetail {
@@ -33,14 +36,8 @@ export function sampleLobby(code: string, version = 1): LobbyDetail {
   };
 }
 
-export class CommandRefused extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+/** A refusal the exchange's one error mapping answers with its status. */
+export class CommandRefused extends HttpError {}
 
 export interface FakeServices extends LobbyServices {
   lobbiesByCode: Map<string, LobbyDetail>;
@@ -83,12 +80,14 @@ export function fakeLobbyServices(): FakeServices {
       commands.push({ code, type, body, userId: caller.user!.id });
       return { ok: true, echoed: body };
     },
-    authenticate: async (req, res, route) => {
-      const authorization = req.headers.authorization as string | undefined;
+    exchange: { inFlight: new InFlight(), logger: captureLogs().logger, observers: [] },
+    addressOf: (peer) => peer,
+    authenticate: async (req, route, trail) => {
+      const authorization = req.authorization;
       const exchange = { method: req.method, path: req.path, authorization, finished: null as number | null };
       exchanges.push(exchange);
-      res.once('finish', () => (exchange.finished = res.statusCode));
-      const session = /league_session=user(\d+)/.exec(String(req.headers.cookie ?? ''));
+      trail.onAnswered((status) => (exchange.finished = status));
+      const session = /league_session=user(\d+)/.exec(String(req.cookie ?? ''));
       if (route.auth.includes('session') && session) return { kind: 'session', user: user(Number(session[1])), sessionId: 's' };
       throw new CommandRefused(401, 'login required');
     },

@@ -1,11 +1,15 @@
 import { EventEmitter } from 'node:events';
-import type { Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';
 import { InFlight } from '../../../src/server-lifecycle';
 
+/** A request as a door tracks it: it leaves the set when its answer finishes or its connection closes. */
 function request(inFlight: InFlight): EventEmitter {
   const res = new EventEmitter();
-  inFlight.middleware({} as Request, res as unknown as Response, () => undefined);
+  const leave = inFlight.enter({ refuse: () => res.emit('refused') });
+  if (leave) {
+    res.once('finish', leave);
+    res.once('close', leave);
+  }
   return res;
 }
 

@@ -3,8 +3,9 @@ import { lobbyCommandContracts } from '../../../schema/routes/lobby-routes';
 import type { RouteContract } from '../../../schema/route-contract';
 import { bindNativeRoute } from '../../../rest/native-route-binder';
 import { HttpError } from '../../../rest/http-error';
-import { createUwsApp, listen, type Listening } from '../../../realtime/uws-host';
-import type { CredentialRequest, CredentialResponse } from '../../../src/identity/authenticator';
+import { createUwsApp, listen, type Listening } from '../../../host/uws-host';
+import type { AnswerTrail } from '../../../src/door/answer-trail';
+import type { PresentedRequest } from '../../../src/door/presented-request';
 import { InFlight } from '../../../src/server-lifecycle';
 import { captureLogs } from '../../support/log-capture';
 import { parseResponses, rawExchange } from '../../support/raw-http';
@@ -22,17 +23,18 @@ let held: { release: () => void } | undefined;
 let listening: Listening;
 let url: string;
 
-async function authenticate(req: CredentialRequest, res: CredentialResponse): Promise<{ user: string }> {
-  res.once('finish', () => finished.push({ path: req.path, status: res.statusCode }));
-  const user = req.headers['x-test-user'];
-  if (typeof user !== 'string') throw new HttpError(401, 'sign in first');
-  res.setHeader('Set-Cookie', 'renewed=1; Path=/');
+async function authenticate(req: PresentedRequest, _route: RouteContract, trail: AnswerTrail): Promise<{ user: string }> {
+  trail.onAnswered((status) => finished.push({ path: req.path, status }));
+  // The test's credential: a bearer header naming the user.
+  const user = /^Bearer (\w+)$/.exec(req.authorization ?? '')?.[1];
+  if (user === undefined) throw new HttpError(401, 'sign in first');
+  trail.setHeader('Set-Cookie', 'renewed=1; Path=/');
   return { user };
 }
 
 beforeAll(async () => {
   const app = createUwsApp();
-  bindNativeRoute(app, voteMap, { authenticate, inFlight, logger: logs.logger }, async ({ params, body, caller }) => {
+  bindNativeRoute(app, voteMap, { authenticate, inFlight, logger: logs.logger, observers: [], addressOf: (peer) => peer }, async ({ params, body, caller }) => {
     const map = (body as { map: string }).map;
     if (map === 'cp_hold') await new Promise<void>((release) => (held = { release }));
     if (map === 'cp_throw') throw new Error('boom');
@@ -43,7 +45,7 @@ beforeAll(async () => {
 });
 afterAll(() => listening?.stopAccepting());
 
-const vote = (body: string, headers: Record<string, string> = { 'x-test-user': 'ann', 'content-type': 'application/json' }, code = 'ABCDEF') =>
+const vote = (body: string, headers: Record<string, string> = { authorization: 'Bearer ann', 'content-type': 'application/json' }, code = 'ABCDEF') =>
   fetch(`${url}/api/lobbies/${code}/vote-map`, { method: 'POST', headers, body });
 
 describe('a native route', () => {
@@ -64,14 +66,19 @@ describe('a native route', () => {
     expect(finished.at(-1)).toEqual({ path: '/api/lobbies/ABCDEF/vote-map', status: 400 });
   });
 
-  it('answers malformed JSON 400 before it checks the credential, as the express pipeline does', async () => {
-    const res = await vote('{"map":', { 'content-type': 'application/json' });
+  it('answers malformed JSON 400 once the credential passed', async () => {
+    const res = await vote('{"map":');
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: 'malformed JSON body' });
   });
 
+  it('answers malformed JSON without a credential 401: credentials come before the parse, at every door', async () => {
+    const res = await vote('{"map":', { 'content-type': 'application/json' });
+    expect(res.status).toBe(401);
+  });
+
   it('answers a form body 415: commands take JSON only', async () => {
-    const res = await vote('map=cp_x', { 'x-test-user': 'ann', 'content-type': 'application/x-www-form-urlencoded' });
+    const res = await vote('map=cp_x', { authorization: 'Bearer ann', 'content-type': 'application/x-www-form-urlencoded' });
     expect(res.status).toBe(415);
   });
 
@@ -106,7 +113,7 @@ describe('a native route', () => {
   });
 
   it('answers 408 and closes when the body stops arriving', async () => {
-    const head = 'POST /api/lobbies/ABCDEF/vote-map HTTP/1.1\r\nHost: x\r\nX-Test-User: ann\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{"map"';
+    const head = 'POST /api/lobbies/ABCDEF/vote-map HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ann\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{"map"';
     const outcome = await rawExchange(listening.port, head, 7_000);
     const [answer] = parseResponses(outcome.text);
     expect(answer.status).toBe(408);

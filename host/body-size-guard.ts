@@ -1,5 +1,6 @@
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
-import type { UwsApp } from '../realtime/uws-host';
+import type { UwsApp } from './uws-host';
+import { endNative } from './native-door';
 
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
@@ -11,6 +12,8 @@ interface Refusal {
   error: string;
   /** The request's framing is ambiguous: answer on the next turn (see `refuseAmbiguous`). */
   ambiguous?: boolean;
+  /** The body the client declared and is still sending (0 without one; Infinity when chunked). */
+  unreadBytes: number;
 }
 
 /** Longest request target (path and query) accepted; a longer one is answered 414. */
@@ -24,30 +27,39 @@ export const MAX_TARGET_LENGTH = 8 * 1024;
  * A chunked body has no length to check against the limit before it is buffered: 411, send
  * Content-Length. A target over 8 KB is 414, as nginx's default answers.
  */
-export function framingRefusal(req: HttpRequest, limit = MAX_JSON_BODY_BYTES): Refusal | null {
-  if (req.getUrl().length + (req.getQuery() ?? '').length > MAX_TARGET_LENGTH) return { status: '414 URI Too Long', error: `request target over ${MAX_TARGET_LENGTH} characters` };
+export function framingRefusal(req: HttpRequest, limit = MAX_JSON_BODY_BYTES, options: { chunked?: boolean } = {}): Refusal | null {
   const length = req.getHeader('content-length');
+  const declared = length === '' ? (req.getHeader('transfer-encoding') === '' ? 0 : Number.POSITIVE_INFINITY) : Number(length);
+  if (req.getUrl().length + (req.getQuery() ?? '').length > MAX_TARGET_LENGTH) {
+    return { status: '414 URI Too Long', error: `request target over ${MAX_TARGET_LENGTH} characters`, unreadBytes: declared };
+  }
   if (length === '' && req.getHeader('transfer-encoding') === '') return null;
   const lengths: string[] = [];
   req.forEach((name, value) => {
     if (name === 'content-length') lengths.push(value.trim());
   });
-  if (lengths.some((value) => value !== lengths[0])) return { status: '400 Bad Request', error: 'different Content-Length headers sent', ambiguous: true };
-  if (lengths.length === 0) return { status: '411 Length Required', error: 'chunked request bodies are not accepted; send Content-Length' };
-  if (Number(lengths[0]) > limit) return { status: '413 Payload Too Large', error: `request body over ${limit} bytes` };
+  if (lengths.some((value) => value !== lengths[0])) return { status: '400 Bad Request', error: 'different Content-Length headers sent', ambiguous: true, unreadBytes: Number.POSITIVE_INFINITY };
+  // A streamed route (the map upload) counts a chunked body against its limit as it arrives.
+  if (lengths.length === 0 && options.chunked) return null;
+  if (lengths.length === 0) return { status: '411 Length Required', error: 'chunked request bodies are not accepted; send Content-Length', unreadBytes: Number.POSITIVE_INFINITY };
+  if (Number(lengths[0]) > limit) return { status: '413 Payload Too Large', error: `request body over ${limit} bytes`, unreadBytes: declared };
   return null;
 }
 
 /**
- * Answers a refusal and closes the connection (`end(..., true)` writes the one
- * `Connection: close`). An ambiguous request is answered on the next turn instead of at once:
+ * Answers a refusal and closes the connection: at once when the body is unknown (chunked,
+ * ambiguous), else after reading and discarding the declared body (native-door.ts `endNative`),
+ * so a client still sending reads the answer rather than a reset. An ambiguous request is answered on the next turn instead of at once:
  * meanwhile uWS parses the rest of what it read, and a second request smuggled in there (by the
  * length uWS believed) aborts this response and closes the connection rather than being served.
  */
 export function sendRefusal(res: HttpResponse, refusal: Refusal): void {
   const write = () =>
     res.cork(() => {
-      res.writeStatus(refusal.status).writeHeader('content-type', 'application/json').end(JSON.stringify({ error: refusal.error }), true);
+      res.writeStatus(refusal.status).writeHeader('content-type', 'application/json');
+      // A refusal always ends its connection: after the declared body when one is coming, else now.
+      const lingers = refusal.unreadBytes > 0 && Number.isFinite(refusal.unreadBytes);
+      endNative(res, JSON.stringify({ error: refusal.error }), { close: !lingers, unreadBytes: refusal.unreadBytes });
     });
   if (!refusal.ambiguous) {
     write();
