@@ -68,6 +68,23 @@ describe('/metrics without METRICS_TOKEN', () => {
     expect(valueOf(after, 'live_store_call_duration_seconds_count', { operation: 'hitWindow' })).toBeGreaterThan(valueOf(before, 'live_store_call_duration_seconds_count', { operation: 'hitWindow' }));
   });
 
+  it('HTTP requests are counted by route template, never by the raw path with its ids', async () => {
+    const before = await scrape(t.url);
+    const codes = ['QZ11', 'QZ22', 'QZ33', 'QZ44'];
+    for (const code of codes) expect((await fetch(`${t.url}/api/lobbies/${code}`)).status).toBe(404);
+    const missingUsers = ['76561190000000001', '76561190000000002'];
+    for (const id of missingUsers) expect((await fetch(`${t.url}/api/users/${id}`)).status).toBe(404);
+    expect((await fetch(`${t.url}/no/such/path/QZ55`)).status).toBe(404);
+    const after = await scrape(t.url);
+    const grown = (labels: Record<string, string>) => valueOf(after, 'http_requests_total', labels) - valueOf(before, 'http_requests_total', labels);
+    expect(grown({ method: 'GET', route: '/api/lobbies/:code', status: '404' })).toBe(codes.length);
+    expect(grown({ method: 'GET', route: '/api/users/:platformId', status: '404' })).toBe(missingUsers.length);
+    expect(grown({ method: 'GET', route: 'unmatched', status: '404' })).toBe(1);
+    expect(valueOf(after, 'http_request_duration_seconds_count', { method: 'GET', route: '/api/lobbies/:code', status: '404' })).toBeGreaterThanOrEqual(codes.length);
+    const routes = labelValues(after, 'http_requests_total', 'route');
+    for (const raw of [...codes, ...missingUsers, 'QZ55']) for (const route of routes) expect(route).not.toContain(raw);
+  });
+
   it('socket.io connections are a gauge of the clients connected now', async () => {
     const socket = await connect(t.url);
     await request(socket, 'lobbies:subscribe');
