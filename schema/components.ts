@@ -1,16 +1,22 @@
 import type * as v from 'valibot';
 import * as admin from './admin';
+import * as approvals from './approvals';
+import * as clientLogs from './client-logs';
+import * as community from './community';
 import { ErrorBody, OkBody } from './common';
 import * as identity from './identity';
 import * as lobby from './lobby';
 import * as lobbyBodies from './lobby-bodies';
 import * as lobbyServer from './lobby-server';
 import * as maps from './maps';
+import * as notifications from './notifications';
 import * as party from './party';
 import * as points from './points';
 import * as premium from './premium';
 import * as pub from './public';
 import * as servers from './servers';
+import * as teams from './teams';
+import * as tournaments from './tournaments';
 import { UserPublic } from './user';
 
 /**
@@ -61,6 +67,19 @@ registerComponents({
   MatchDetail: pub.MatchDetail, MatchesPage: pub.MatchesPage, ChangelogEntry: pub.ChangelogEntry, Announcement: pub.Announcement,
   BanView: admin.BanView, BanPage: admin.BanPage, AnnouncementView: admin.AnnouncementView, AdminAuditEntry: admin.AdminAuditEntry,
   AuditPage: admin.AuditPage, RatingHistoryEntry: admin.RatingHistoryEntry, EloOverrideResult: admin.EloOverrideResult,
+  // The areas of this round (docs/design/CONTRACT.md, "Tag areas"), under the contract's names.
+  Team: teams.TeamView, TeamMember: teams.TeamMemberView, TeamSummary: teams.TeamSummary, TeamPage: teams.TeamPage,
+  TeamInvite: teams.TeamInviteView, MyTeamInvite: teams.MyTeamInvite, TeamMembershipInterval: teams.MembershipIntervalView,
+  Approval: approvals.ApprovalView, ApprovalPage: approvals.ApprovalPage, ApprovalPending: approvals.ApprovalPending,
+  Tournament: tournaments.TournamentView, TournamentPage: tournaments.TournamentPage, TournamentEntry: tournaments.TournamentEntryView,
+  TournamentEntryTeam: tournaments.TeamSummaryView, EntryFee: tournaments.EntryFee, TournamentMatch: tournaments.TournamentMatchView,
+  Bracket: tournaments.BracketView, StandingRow: tournaments.StandingView,
+  Category: community.Category, ThreadSummary: community.ThreadSummary, Post: community.Post, ThreadCreated: community.ThreadCreated,
+  ThreadPage: community.ThreadPage, ThreadList: community.ThreadList, PostList: community.PostList, PostHistory: community.PostHistory,
+  Report: community.Report, ReportCreated: community.ReportCreated, ReportList: community.ReportList,
+  ClientLog: clientLogs.ClientLogView, ClientLogPage: clientLogs.ClientLogPage,
+  Webhook: notifications.WebhookView, WebhookPage: notifications.WebhookPage, Delivery: notifications.DeliveryView,
+  DeliveryPage: notifications.DeliveryPage,
 });
 
 registerBodyComponents({
@@ -77,4 +96,14 @@ registerBodyComponents({
   PremiumCreateOrderBody: premium.PremiumCreateOrderBody, PayPalCaptureBody: premium.PayPalCaptureBody, RedeemGiftCodeBody: premium.RedeemGiftCodeBody,
   BanCreateBody: admin.BanCreateBody, BanLiftBody: admin.BanLiftBody, EloOverrideBody: admin.EloOverrideBody,
   AnnouncementBody: admin.AnnouncementBody, ChangelogBody: admin.ChangelogBody, ForceEndBody: admin.ForceEndBody,
+  TeamCreateBody: teams.TeamCreateBody, TeamPatchBody: teams.TeamPatchBody, TeamInviteBody: teams.TeamInviteBody,
+  TeamKickBody: teams.TeamKickBody, TeamRoleBody: teams.TeamRoleBody,
+  ApproveBody: approvals.ApproveBody, DenyBody: approvals.DenyBody,
+  TournamentCreateBody: tournaments.TournamentCreateBody, TournamentPatchBody: tournaments.TournamentPatchBody,
+  TournamentReportBody: tournaments.ReportBody, TournamentDisputeBody: tournaments.DisputeBody, TournamentAdminResultBody: tournaments.AdminResultBody,
+  CategoryCreateBody: community.CategoryCreateBody, CategoryPatchBody: community.CategoryPatchBody, PostBody: community.PostBody,
+  ThreadCreateBody: community.ThreadCreateBody, ThreadAdminPatchBody: community.ThreadAdminPatchBody,
+  CommunityReportBody: community.ReportBody, ReportResolveBody: community.ReportResolveBody,
+  ClientLogBody: clientLogs.ClientLogBody,
+  WebhookCreateBody: notifications.WebhookCreateBody, WebhookPatchBody: notifications.WebhookPatchBody,
 });

@@ -48,11 +48,15 @@ export const authRoutes = {
   }),
   chatLink: defineRoute({
     operationId: 'linkChatAccount', method: 'get', path: '/auth/chat', tag, auth: ['session'],
+    description:
+      'Starts linking a chat-platform account to the logged-in user: a browser follows the redirect to the authorize page, and the callback completes the link. 401 without a session; 503 when the chat app is not configured on this server.',
     summary: "Redirects to the chat platform's OAuth authorize page (PKCE); 503 when the chat app is not configured",
     success: redirect('To the authorize page'), errors: [401, 503],
   }),
   chatCallback: defineRoute({
     operationId: 'chatLinkCallback', method: 'get', path: '/auth/chat/callback', tag, auth: [],
+    description:
+      'Where the chat platform sends the browser back after authorizing. It always redirects: to /?chat_linked=1 once the account is linked to the user who started the link, or to /?chat_error=<reason> (already_linked when the chat account belongs to another user).',
     summary:
       'Links the chat account to the user who started the link; redirects to /?chat_linked=1 or /?chat_error=<reason> ' +
       '(already_linked when the account belongs to another user)',
