@@ -97,7 +97,8 @@ export class SiteContentAdmin {
         'update announcements set title = ?, body = ?, level = ?, starts_at = ?, ends_at = ? where id = ? returning *',
         [next.title, next.body, next.level, next.startsAt, next.endsAt, id],
       );
-      await this.deps.outbox?.rescheduleIn?.(em, announcementEvent(toAnnouncement(updated)).key, next.startsAt);
+      const event = announcementEvent(toAnnouncement(updated));
+      await this.deps.outbox?.rescheduleIn?.(em, event.key, next.startsAt, event.payload);
       return { id, before: toAnnouncement(row), after: toAnnouncement(updated) };
     });
   }

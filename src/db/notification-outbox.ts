@@ -47,9 +47,10 @@ export interface NotificationOutbox {
   enqueueIn(em: EntityManager, events: DueEvent[]): Promise<number>;
   /**
    * A scheduled event's record changed before it was due: its deliveries not yet due move to
-   * `dueAt` (null: the record is gone, they are withdrawn as failed). Sent or tried ones stay.
+   * `dueAt` (null: the record is gone, they are withdrawn as failed) and, given a `payload`, say
+   * what the record says now. Sent or tried ones stay as they were.
    */
-  rescheduleIn?(em: EntityManager, key: string, dueAt: Date | null): Promise<void>;
+  rescheduleIn?(em: EntityManager, key: string, dueAt: Date | null, payload?: unknown): Promise<void>;
 }
 
 export const notificationOutbox: NotificationOutbox = {
@@ -62,8 +63,15 @@ export const notificationOutbox: NotificationOutbox = {
     );
     return Number(row.deliveries);
   },
-  async rescheduleIn(em, key, dueAt) {
+  async rescheduleIn(em, key, dueAt, payload) {
     const scheduled = `event_id = (select id from notification_events where dedupe_key = ?) and status = 'pending' and attempts = 0 and next_attempt_at > now()`;
+    if (payload !== undefined && dueAt !== null) {
+      await em.execute(
+        `update notification_events e set payload = ?::jsonb where e.dedupe_key = ?
+         and exists (select 1 from notification_deliveries d where d.event_id = e.id and d.status = 'pending' and d.attempts = 0 and d.next_attempt_at > now())`,
+        [JSON.stringify(payload), key],
+      );
+    }
     if (dueAt === null) await em.execute(`update notification_deliveries set status = 'failed', last_error = 'withdrawn before it was due' where ${scheduled}`, [key]);
     else await em.execute(`update notification_deliveries set next_attempt_at = greatest(?::timestamptz, now()) where ${scheduled}`, [dueAt, key]);
   },
