@@ -252,7 +252,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       authenticate: identity.authenticate, banAuthor: (caller, body) => admin.bans.ban(caller, body),
     });
     cleanups.unshift(() => community.close());
-    const tournaments = await assembleTournaments({ db, live, clock, logger, authenticate: identity.authenticate, sockets: socketRooms(sockets) });
+    const tournaments = await assembleTournaments({ db, live, clock, logger, authenticate: identity.authenticate, sockets: socketRooms(sockets), outbox: notifications.outbox });
     cleanups.unshift(() => tournaments.close());
 
     // Anonymous routes still refuse a key in the URL (401), as every route does.

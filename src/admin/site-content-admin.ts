@@ -73,7 +73,9 @@ export class SiteContentAdmin {
         'insert into announcements (title, body, level, starts_at, ends_at, created_at) values (?, ?, ?, ?, ?, ?) returning *',
         [body.title, body.body, body.level, new Date(startsAt), endsAt === null ? null : new Date(endsAt), now],
       );
-      await this.deps.outbox?.enqueueIn(em, [announcementEvent(toAnnouncement(row))]);
+      // A scheduled announcement is news when its window opens: its deliveries are first due then.
+      const event = announcementEvent(toAnnouncement(row));
+      await this.deps.outbox?.enqueueIn(em, [startsAt > now.getTime() ? { ...event, dueAt: new Date(startsAt) } : event]);
       return { id: row.id, before: null, after: toAnnouncement(row) };
     });
   }
@@ -95,6 +97,8 @@ export class SiteContentAdmin {
         'update announcements set title = ?, body = ?, level = ?, starts_at = ?, ends_at = ? where id = ? returning *',
         [next.title, next.body, next.level, next.startsAt, next.endsAt, id],
       );
+      const event = announcementEvent(toAnnouncement(updated));
+      await this.deps.outbox?.rescheduleIn?.(em, event.key, next.startsAt, event.payload);
       return { id, before: toAnnouncement(row), after: toAnnouncement(updated) };
     });
   }
@@ -103,6 +107,7 @@ export class SiteContentAdmin {
     return this.#change(actor, 'announcement.delete', 'announcement', async (em) => {
       const [row] = await em.execute<AnnouncementRow[]>('delete from announcements where id = ? returning *', [id]);
       if (!row) throw notFound('announcement not found');
+      await this.deps.outbox?.rescheduleIn?.(em, announcementEvent(toAnnouncement(row)).key, null);
       return { id, before: toAnnouncement(row), after: null };
     });
   }

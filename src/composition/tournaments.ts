@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Router } from 'express';
 import type { Caller } from '../identity/caller';
 import type { LiveStore } from '../live/live-store';
+import type { NotificationOutbox } from '../db/notification-outbox';
 import type { EmSource } from '../db/orm';
 import { TournamentRepository } from '../db/tournament-repository';
 import { handleTournamentEvents, TOURNAMENT_EVENTS, type TournamentSocket } from '../../realtime/tournament-socket-handlers';
@@ -28,6 +29,8 @@ export interface TournamentsAssemblyDeps {
   authenticate: Authenticate<Caller>;
   /** The cups area's fees; none by default. */
   fees?: EntryFeePort;
+  /** The notifications outbox (tournament.started, match_ready, completed); none: no events. */
+  outbox?: NotificationOutbox;
 }
 
 export interface TournamentsAssembly {
@@ -47,6 +50,7 @@ export async function assembleTournaments(deps: TournamentsAssemblyDeps): Promis
     repo,
     fees: deps.fees ?? NO_ENTRY_FEE,
     clock: deps.clock,
+    outbox: deps.outbox,
     changed: (id) =>
       void publishTournament(deps.live, reads, id).catch((error: unknown) => deps.logger.warn({ err: error, tournamentId: id }, 'tournament update not published')),
   });

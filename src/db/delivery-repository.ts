@@ -62,12 +62,12 @@ export class DeliveryRepository {
            and (c.lease_until is null or c.lease_until < ? or c.lease_owner = ?)
            and (c.not_before is null or c.not_before <= ?)
            and (select d.next_attempt_at from notification_deliveries d
-                where d.webhook_id = c.id and d.status = 'pending' order by d.id limit 1) <= ?
+                where d.webhook_id = c.id and d.status = 'pending' and ${NOT_SCHEDULED} order by d.id limit 1) <= ?
          order by c.id
          limit ?
          for update skip locked)
        returning w.id, w.url_cipher`,
-      [owner, until, at, owner, at, at, limit],
+      [owner, until, at, owner, at, at, at, limit],
     );
     return rows.map((r) => ({ id: r.id, urlCipher: r.url_cipher, leaseUntil: until.getTime() }));
   }
@@ -89,12 +89,12 @@ export class DeliveryRepository {
    * The next pending deliveries of a webhook, oldest first: the first is the only one that may be
    * sent now (order per webhook), the rest follow it while the lease is held (nobody else sends them).
    */
-  async pending(webhookId: number, limit: number): Promise<HeadDelivery[]> {
+  async pending(webhookId: number, limit: number, now: number): Promise<HeadDelivery[]> {
     const rows = await this.db.em().execute<Array<{ id: string; failures: number; next_attempt_at: Date | string; type: string; dedupe_key: string; payload: unknown }>>(
       `select d.id, d.failures, d.next_attempt_at, e.type, e.dedupe_key, e.payload
        from notification_deliveries d join notification_events e on e.id = d.event_id
-       where d.webhook_id = ? and d.status = 'pending' order by d.id limit ?`,
-      [webhookId, limit],
+       where d.webhook_id = ? and d.status = 'pending' and ${NOT_SCHEDULED} order by d.id limit ?`,
+      [webhookId, new Date(now), limit],
     );
     return rows.map((row) => ({
       id: Number(row.id),
@@ -180,5 +180,12 @@ export class DeliveryRepository {
     return Number(row.n);
   }
 }
+
+/**
+ * A scheduled delivery (never tried, first due later: an announcement whose window has not
+ * opened) is not in line yet: order per webhook is among the others, so it holds nothing up.
+ * Takes one parameter, now. Retries and 429s count an attempt, so they do hold their place.
+ */
+const NOT_SCHEDULED = 'not (d.attempts = 0 and d.next_attempt_at > ?)';
 
 const clip = (text: string | null) => (text === null ? null : text.slice(0, 300));

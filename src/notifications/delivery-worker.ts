@@ -113,7 +113,7 @@ export class DeliveryWorker {
           if (!(await deliveries.renew(hook.id, owner, now, this.deps.leaseMs))) return sent;
           leaseUntil = now + this.deps.leaseMs;
         }
-        if (queue.length === 0) queue = await deliveries.pending(hook.id, PREFETCH);
+        if (queue.length === 0) queue = await deliveries.pending(hook.id, PREFETCH, now);
         const head = queue.shift();
         if (head === undefined || head.dueAt > now) break;
         const outcome = await this.#deliver(hook.id, url, head);

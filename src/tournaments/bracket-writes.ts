@@ -1,4 +1,6 @@
+import type { NotificationOutbox } from '../db/notification-outbox';
 import type { EntityManager } from '../db/orm';
+import { tournamentEvents } from '../domain/notifications/tournament-events';
 import type { EntryRecord, StoredMatch, TournamentRecord, TournamentRepository } from '../db/tournament-repository';
 import { allResolved, computeStandings, type BracketMatch, type TeamId } from '../domain/tournaments';
 
@@ -30,6 +32,7 @@ export async function commitBracketIn(
   before: readonly StoredMatch[],
   after: readonly BracketMatch[],
   entries: readonly EntryRecord[],
+  outbox?: NotificationOutbox,
 ): Promise<number> {
   const known = new Map(before.map((m) => [m.key, m]));
   const changed = after.filter((m) => known.get(m.key) !== m);
@@ -52,7 +55,34 @@ export async function commitBracketIn(
       finalRank: finished ? row.rank : null,
     })),
   );
-  if (finished && t.status !== 'completed') await repo.setStatusIn(em, t.id, 'completed');
+  const completes = finished && t.status !== 'completed';
+  await notifyIn(em, outbox, t, before, after, entries, completes ? (standings.find((row) => row.rank === 1)?.teamId ?? null) : null);
+  if (completes) await repo.setStatusIn(em, t.id, 'completed');
   else if (!finished && t.status === 'completed') await repo.setStatusIn(em, t.id, 'running');
   return repo.bumpVersionIn(em, t.id);
+}
+
+/**
+ * The chat-platform events of a bracket change (tournament-events.ts decides them), written
+ * through the outbox in the change's own transaction: they commit with it or not at all.
+ */
+export async function notifyIn(
+  em: EntityManager,
+  outbox: NotificationOutbox | undefined,
+  t: TournamentRecord,
+  before: readonly BracketMatch[],
+  after: readonly BracketMatch[],
+  entries: readonly EntryRecord[],
+  champion: TeamId | null,
+): Promise<void> {
+  if (outbox === undefined) return;
+  const names = new Map(entries.map((e) => [e.team.id, e.team.name]));
+  const events = tournamentEvents({
+    tournament: { id: t.id, name: t.name, format: t.format, kind: t.kind },
+    before,
+    after,
+    champion,
+    teamName: (id) => names.get(id) ?? `Team ${id}`,
+  });
+  await outbox.enqueueIn(em, events);
 }

@@ -9,13 +9,16 @@ import {
 import type { EntityManager } from '../db/orm';
 import type { StoredMatch, TournamentRecord, TournamentRepository } from '../db/tournament-repository';
 import { TournamentTeamReads } from '../db/tournament-team-reads';
-import { commitBracketIn } from './bracket-writes';
+import type { NotificationOutbox } from '../db/notification-outbox';
+import { commitBracketIn, notifyIn } from './bracket-writes';
 import type { EntryFeePort } from './entry-fee';
 
 export interface TournamentCommandsDeps {
   repo: TournamentRepository;
   fees: EntryFeePort;
   clock: () => number;
+  /** The notifications outbox: tournament events are written in the change's transaction. None: no events. */
+  outbox?: NotificationOutbox;
   /** After a committed change: the tournament's new state goes out to watchers (tournament:update). */
   changed(id: number): void;
 }
@@ -142,6 +145,7 @@ export class TournamentCommands {
         ...seeded.map((teamId, index) => ({ teamId, status: 'active' as const, seed: index + 1, finalRank: null })),
         ...entries.filter((e) => !present.includes(e)).map((e) => ({ teamId: e.team.id, status: 'dropped' as const, seed: null, finalRank: null })),
       ]);
+      await notifyIn(em, this.deps.outbox, t, [], bracket, entries, null);
       await this.deps.repo.setStatusIn(em, id, 'running');
       await this.deps.repo.bumpVersionIn(em, id);
     });
@@ -158,7 +162,7 @@ export class TournamentCommands {
       const paired = unwrap(pairSwissRound(seeded, matches, t.swissRounds ?? 0));
       const settled = settleBracket([...matches, ...paired]);
       if (!settled.ok) throw settled.error;
-      await commitBracketIn(em, this.deps.repo, t, matches, settled.matches, entries);
+      await commitBracketIn(em, this.deps.repo, t, matches, settled.matches, entries, this.deps.outbox);
     });
   }
 
@@ -203,7 +207,7 @@ export class TournamentCommands {
       // An admin may still correct a completed tournament; it reopens if the correction leaves something to play.
       if (t.status !== 'running' && !(correction && t.status === 'completed')) throw conflict('the tournament is not running');
       const written = unwrap(await decide(em, match, matches));
-      await commitBracketIn(em, this.deps.repo, t, matches, written.matches, entries);
+      await commitBracketIn(em, this.deps.repo, t, matches, written.matches, entries, this.deps.outbox);
       return { ...(written.match as StoredMatch), id: match.id, lobbyCode: match.lobbyCode };
     });
   }

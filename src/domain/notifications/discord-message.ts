@@ -55,11 +55,11 @@ function compose(event: NotificationEvent, publicUrl: string): { content: string
       return lobbyMessage(event.payload, publicUrl, `${event.payload.name} ended${score ? ` ${score.red}:${score.blu}` : ''}`, COLORS.ended);
     }
     case 'tournament.started':
-      return tournamentMessage(event.payload, `Tournament started: ${event.payload.name}`);
+      return tournamentMessage(event.payload, publicUrl, `Tournament started: ${event.payload.name}`);
     case 'tournament.match_ready':
-      return tournamentMessage(event.payload, `Match ready in ${event.payload.name}`);
+      return tournamentMessage(event.payload, publicUrl, `Match ready in ${event.payload.name}${event.payload.teams?.length === 2 ? `: ${event.payload.teams[0]} vs ${event.payload.teams[1]}` : ''}`);
     case 'tournament.completed':
-      return tournamentMessage(event.payload, `Tournament completed: ${event.payload.name}`);
+      return tournamentMessage(event.payload, publicUrl, `Tournament completed: ${event.payload.name}${event.payload.champion ? `, won by ${event.payload.champion}` : ''}`);
     case 'announcement.published':
       return announcementMessage(event.payload);
   }
@@ -81,9 +81,16 @@ function lobbyMessage(lobby: LobbyNotice, publicUrl: string, headline: string, c
   };
 }
 
-function tournamentMessage(t: TournamentNotice, headline: string): { content: string; embed: DiscordEmbed } {
+function tournamentMessage(t: TournamentNotice, publicUrl: string, headline: string): { content: string; embed: DiscordEmbed } {
+  const url = `${publicUrl}/api/tournaments/${t.tournament_id}`;
   const fields = t.format ? [{ name: 'Format', value: t.format, inline: true }] : [];
-  return { content: headline, embed: { title: t.name, description: t.detail, color: COLORS.tournament, fields } };
+  if (t.kind) fields.push({ name: 'Bracket', value: t.kind.replace(/_/g, ' '), inline: true });
+  if (t.champion) fields.push({ name: 'Champion', value: t.champion, inline: true });
+  else if (t.teams && t.teams.length > 0) fields.push({ name: t.match ? 'Match' : 'Teams', value: t.teams.join(t.match ? ' vs ' : ', '), inline: false });
+  return {
+    content: `${headline} ${url}`,
+    embed: { title: t.name, url, description: t.detail, color: COLORS.tournament, fields, footer: { text: `Tournament ${t.tournament_id}` } },
+  };
 }
 
 function announcementMessage(a: AnnouncementNotice): { content: string; embed: DiscordEmbed } {

@@ -22,6 +22,14 @@ export interface TournamentNotice {
   tournament_id: number;
   name: string;
   format?: string;
+  /** single_elimination, swiss... */
+  kind?: string;
+  /** The teams: all of them on start, the two of the match on match_ready. */
+  teams?: string[];
+  /** The match's key in the bracket ("W2.1") on match_ready. */
+  match?: string;
+  /** The winner's name on completed. */
+  champion?: string;
   /** "Round 2: Froyotech vs Ascent", "Winner: Froyotech"... */
   detail?: string;
 }
@@ -33,6 +41,9 @@ export interface AnnouncementNotice {
   level: string;
   starts_at: string;
 }
+
+/** An event may wait: it is delivered no earlier than `dueAt` (a scheduled announcement's window opening). */
+export type DueEvent = NotificationEvent & { dueAt?: Date };
 
 export type NotificationEvent =
   | { type: 'lobby.created' | 'lobby.needs_players' | 'lobby.live' | 'lobby.ended'; key: string; payload: LobbyNotice }
