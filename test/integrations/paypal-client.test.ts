@@ -87,13 +87,16 @@ describe('orders', () => {
     const { id } = await c.createOrder(orderInput());
     expect(await c.captureOrder(id, `cap-${id}`)).toEqual({ kind: 'not_approved' });
     paypal.approve(id);
-    const captured = await c.captureOrder(id, `cap-${id}`);
+    // PayPal answers a repeated request id with its first answer, the refusal included: a new
+    // attempt after a definitive answer needs a new id (the premium service makes one per attempt).
+    expect(await c.captureOrder(id, `cap-${id}`)).toEqual({ kind: 'not_approved' });
+    const captured = await c.captureOrder(id, `cap2-${id}`);
     expect(captured).toEqual({
       kind: 'captured',
       capture: { captureId: paypal.order(id)!.capture!.id, status: 'COMPLETED', amount: '8.99', currency: 'EUR' },
     });
     // The same request id replays the capture; a new one meets PayPal's refusal.
-    expect(await c.captureOrder(id, `cap-${id}`)).toEqual(captured);
+    expect(await c.captureOrder(id, `cap2-${id}`)).toEqual(captured);
     expect(await c.captureOrder(id, `other-${id}`)).toEqual({ kind: 'already_captured' });
     expect(await c.showOrder(id)).toEqual({ status: 'COMPLETED', capture: captured.kind === 'captured' ? captured.capture : null });
     expect(paypal.counts.captures).toBeGreaterThanOrEqual(1);
