@@ -20,6 +20,7 @@ const benches: Record<string, () => Promise<Bench>> = {
   'community-thread': async () => (await import('./community-thread')).benchCommunityThread,
   'client-logs': async () => (await import('./client-logs')).benchClientLogs,
   'cold-start': async () => (await import('./cold-start')).benchColdStart,
+  tournament: async () => (await import('./tournament')).benchTournament,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
