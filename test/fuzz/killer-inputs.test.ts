@@ -26,7 +26,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'league-killer-'));
   server = await startServerProcess(
     {
-      NODE_ENV: 'test', DATA_DIR: dataDir, SEED_DEMO_DATA: 'never', LOG_LEVEL: 'warn',
+      NODE_ENV: 'test', DATA_DIR: dataDir, SEED_DEMO_DATA: 'never', LOG_LEVEL: 'warn', DEV_LOGIN: '1',
       SESSION_SECRET: randomBytes(32).toString('base64url'),
       DATABASE_URL: database.url,
       ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: prefix } : {}),
@@ -70,10 +70,18 @@ describe('socket frames', () => {
   });
 });
 
+/** A session cookie through the dev login: a body reaches parsing only after its credential passed. */
+async function devSession(name: string): Promise<string> {
+  const response = await fetch(`${server.url}/auth/dev?name=${name}`, { redirect: 'manual' });
+  expect(response.status).toBe(302);
+  return response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+}
+
 describe('JSON bodies', () => {
   for (const path of ['/api/premium/paypal-webhook', '/api/premium/gift-codes/redeem', '/api/lobbies']) {
     it(`a body nested 8000 deep to ${path} is answered 400, not 500`, async () => {
-      const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: nested(8000) });
+      const cookie = await devSession('deep');
+      const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: nested(8000) });
       expect(response.status).toBe(400);
       expect(await response.json()).toEqual({ error: `body: nested deeper than ${MAX_JSON_DEPTH} levels` });
       await expectHealthy();

@@ -29,6 +29,7 @@ describe('/metrics without METRICS_TOKEN', () => {
       db_query_errors_total: 'counter',
       client_log_entries_total: 'counter',
       client_log_entries_deleted_total: 'counter',
+      notification_outbox_backlog: 'gauge',
     });
     expect(types.get('nodejs_eventloop_lag_seconds')).toBe('gauge');
     expect(types.get('process_cpu_seconds_total')).toBe('counter');
