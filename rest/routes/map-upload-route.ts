@@ -11,6 +11,7 @@ import { userOf, type Caller } from '../../src/identity/caller';
 import { UPLOAD_DEADLINE_MS, type MapLibrary } from '../../src/maps/map-library';
 import type { MapUpload } from '../../src/maps/map-upload';
 import { framingRefusal, sendRefusal } from '../../host/body-size-guard';
+import { DomainError } from '../../src/domain/domain-error';
 import { HttpError } from '../http-error';
 import { NativeResponse, presentedOfNative, readNativeRequest } from '../../host/native-door';
 import { toMapEntry } from './maps-routes';
@@ -167,7 +168,9 @@ function parseUpload(library: MapLibrary, user: ReturnType<typeof userOf>, heade
     };
     parser.on('file', (field, stream, info) => {
       // busboy fails the file stream first on a cut-off body: a client's error (400), never an unhandled one.
-      stream.on('error', () => fail(new HttpError(400, 'malformed multipart body')));
+      // The pipeline below also destroys this stream with the store's own refusal (a file over the
+      // limit: 413), which can arrive here before the pipeline rejects: that one is kept as it is.
+      stream.on('error', (error) => fail(error instanceof DomainError || error instanceof HttpError ? error : new HttpError(400, 'malformed multipart body')));
       if (refused) return void stream.resume();
       if (field !== 'file' || fileSeen) {
         stream.resume();
