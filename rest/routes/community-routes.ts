@@ -4,6 +4,7 @@ import type { CategoryRepository } from '../../src/db/community/category-reposit
 import type { ForumModeration } from '../../src/community/forum-moderation';
 import type { ForumService, Written } from '../../src/community/forum-service';
 import { userOf, type Caller } from '../../src/identity/caller';
+import { approvalPending } from '../approval-pending';
 import { bindRoute, RESPONDED, type Authenticate } from '../route-binder';
 
 export interface CommunityRouterDeps {
@@ -15,9 +16,7 @@ export interface CommunityRouterDeps {
 
 /** A queued post answers 202 {approval_id} in place of the route's 201. */
 function written<T>(res: Response, outcome: Written<T>): T | typeof RESPONDED {
-  if (outcome.kind === 'shown') return outcome.value;
-  res.status(202).json({ approval_id: outcome.approvalId });
-  return RESPONDED;
+  return outcome.kind === 'shown' ? outcome.value : approvalPending(res, outcome.approvalId);
 }
 
 export function communityRouter(deps: CommunityRouterDeps): Router {

@@ -5,6 +5,7 @@ import type { TeamService } from '../../src/teams/team-service';
 import type { TransferResult } from '../../src/teams/team-transfers';
 import { toMembershipInterval, toMyTeamInvite, toTeamInvite, toTeamSummary, toTeamView } from '../../src/teams/team-views';
 import { notFound } from '../../src/domain/domain-error';
+import { approvalPending } from '../approval-pending';
 import { bindRoute, RESPONDED, type Authenticate } from '../route-binder';
 
 /** Teams: reads for anyone, changes for members (the rules decide who may do what). */
@@ -74,7 +75,5 @@ export function teamsRouter(teams: TeamService, authenticate: Authenticate<Calle
 
 /** 200 `{ok}` when the change applied, 202 `{approval_id}` when it waits for an admin (the route's `alsoSuccess`). */
 function transferAnswer(res: Response, result: TransferResult): { ok: true } | typeof RESPONDED {
-  if (result.applied) return { ok: true };
-  res.status(202).json({ approval_id: result.approvalId });
-  return RESPONDED;
+  return result.applied ? { ok: true } : approvalPending(res, result.approvalId);
 }
