@@ -6,6 +6,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at a time, also on the 2-core CI box (vitest's default there is one): most of a
+    // file's time is waiting on servers, sockets and child processes, and one at a time the
+    // suite took 14-15 min (822-899 s) where two take 8-11 (678 s with other work on the box).
+    maxWorkers: 2,
     // CI also keeps a machine-readable result, from which .ci/run prints one closing count line.
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: 'test-artifacts/vitest-results.json' },

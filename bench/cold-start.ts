@@ -6,23 +6,30 @@ import { freePort } from '../test/support/spawn-server';
 
 /**
  * Cold start on embedded defaults: spawn to the first 200 of `GET /`, a fresh DATA_DIR each run
- * (the embedded database unpacked, migrated and seeded, as a newcomer's first start), and the
- * resident memory once the process has idled a few seconds. The compiled start (dist/, what
+ * (the embedded database copied from the install-time template, migrated and demo-seeded, its
+ * times moved to now: a newcomer's first start), and the resident memory once the process has
+ * idled a few seconds. The compiled start (dist/, what
  * `npm start` runs) beside the tsx loader on the sources (what `npm run dev` runs), median of 3.
+ * COLD_START_BASELINE=<another checkout, built> adds its compiled start as the same-run baseline;
+ * the starts take turns, so a machine's load drifting hits them alike.
  */
 const RUNS = 3;
 const IDLE_MS = 5_000;
 
-const starts: Record<string, string[]> = {
-  'compiled (node dist/src/main.js)': ['dist/src/main.js'],
-  'tsx (node --import tsx src/main.ts)': ['--import', 'tsx', 'src/main.ts'],
+const starts: Record<string, { args: string[]; cwd?: string }> = {
+  'compiled (node dist/src/start.js)': { args: ['dist/src/start.js'] },
+  'tsx (node --import tsx src/start.ts)': { args: ['--import', 'tsx', 'src/start.ts'] },
+  ...(process.env.COLD_START_BASELINE
+    ? { [`baseline, compiled (${process.env.COLD_START_BASELINE})`]: { args: ['dist/src/start.js'], cwd: process.env.COLD_START_BASELINE } }
+    : {}),
 };
 
-async function once(args: string[]): Promise<{ ms: number; rssMb: number }> {
+async function once({ args, cwd }: { args: string[]; cwd?: string }): Promise<{ ms: number; rssMb: number }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'league-cold-'));
   const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, args, {
+    cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' },
     stdio: 'ignore',
   });
@@ -49,9 +56,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 export async function benchColdStart(): Promise<string[]> {
   const lines: string[] = [];
-  for (const [name, args] of Object.entries(starts)) {
-    const runs = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await once(args));
+  const runsOf = new Map<string, Array<{ ms: number; rssMb: number }>>(Object.keys(starts).map((name) => [name, []]));
+  for (let i = 0; i < RUNS; i++) for (const [name, start] of Object.entries(starts)) runsOf.get(name)!.push(await once(start));
+  for (const [name, runs] of runsOf) {
     lines.push(
       `  ${name}: first 200 after ${Math.round(median(runs.map((r) => r.ms)))} ms median ` +
         `(${runs.map((r) => Math.round(r.ms)).join(', ')}), idle RSS ${Math.round(median(runs.map((r) => r.rssMb)))} MB median ` +

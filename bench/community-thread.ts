@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { seedDemoData } from '../src/db/seed';
+import { seedDemo } from '../src/composition/demo-seed';
 import { renderMarkdown } from '../src/community/render-markdown';
 import { createTestDatabase } from '../test/support/test-database';
 import { startBenchServer } from './bench-server';
@@ -28,7 +28,7 @@ export async function benchCommunityThread(): Promise<string[]> {
   if (!process.env.DATABASE_URL) return ['skipped: set DATABASE_URL (the thread of 10,000 posts is written into a database the server then opens)'];
   const database = await createTestDatabase();
   try {
-    await seedDemoData(database.db, new Date());
+    await seedDemo(database.db, new Date());
     const em = database.db.em();
     const [{ id: authorId }] = await em.execute<{ id: number }[]>('select min(id) as id from users');
     const [{ id: categoryId }] = await em.execute<{ id: number }[]>("select id from community_categories where slug = 'general'");

@@ -9,7 +9,9 @@ import { databaseLabel, startBareServers, startLeagueCluster, type BenchProcess 
  * IN_FLIGHT chat commands at once through REST with session cookies for SECONDS, then the rate at
  * which messages were fully delivered (sent / time until the last of messages x SUBSCRIBERS frames
  * arrived). The baseline is a bare socket.io-on-uWS server broadcasting the same message to the
- * same number of subscribers in the same run (bench/realtime-bare-server.ts, POST /chat).
+ * same number of subscribers in the same run (bench/realtime-bare-server.ts, POST /chat). Once on
+ * one instance, once on two (subscribers on one, chat sent to the other; the bare pair shares
+ * Redis through socket.io's Redis adapter).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const IN_FLIGHT = 16;
@@ -28,9 +30,12 @@ interface ChatRun {
 const agent = keepAliveAgent(IN_FLIGHT);
 
 /** Sends chat in closed loops, then waits for every frame; the rate counts until the last one arrived. */
-async function measure(subscribers: Subscribers, pid: number, send: (n: number) => Promise<number>): Promise<ChatRun> {
+/** `profiled`: the league server (bench/serve.ts) to signal when BENCH_CPU_PROFILE is set. */
+async function measure(subscribers: Subscribers, pid: number, send: (n: number) => Promise<number>, profiled = false): Promise<ChatRun> {
   for (let i = 0; i < WARM_UP; i++) await send(i);
   const before = await waitForChats(subscribers, WARM_UP * SUBSCRIBERS);
+  // bench/serve.ts profiles from here on when BENCH_CPU_PROFILE is set (the one-instance run's server).
+  if (profiled && process.env.BENCH_CPU_PROFILE) process.kill(pid, 'SIGUSR2');
   const cpuBefore = cpuMs(pid);
   const started = performance.timeOrigin + performance.now();
   const until = performance.now() + SECONDS * 1000;
@@ -72,55 +77,71 @@ function describe(label: string, run: ChatRun): string {
   );
 }
 
-export async function benchLobbyChat(): Promise<string[]> {
-  const redisUrl = process.env.REDIS_URL;
-  if (!redisUrl || !process.env.DATABASE_URL) return ['chat to 500 subscribers: skipped (needs REDIS_URL and DATABASE_URL)'];
-  const cluster = await startLeagueCluster(1, { redisUrl });
-  let ours: ChatRun;
-  let sample: LobbyChatMessage;
+/** Chat on a league cluster of `count` instances: subscribers on the first, chat sent to the last. */
+async function leagueChat(count: number, redisUrl: string): Promise<{ run: ChatRun; sample: LobbyChatMessage }> {
+  const cluster = await startLeagueCluster(count, { redisUrl });
   try {
-    const [server] = cluster.instances;
+    const watched = cluster.instances[0];
+    const server = cluster.instances[count - 1];
     const members: Array<{ cookie: string }> = [];
     for (let i = 0; i < MEMBERS; i++) members.push(await cluster.login());
     const created = (await postOk(agent, `${server.url}/api/lobbies/`, { format: '6v6', name: 'chat bench' }, members[0].cookie)) as { code: string; lobby: LobbyDetail };
     for (const member of members.slice(1)) await postOk(agent, `${server.url}/api/lobbies/${created.code}/join`, {}, member.cookie);
-    const subscribers = await Subscribers.start(server.url, created.code);
+    const subscribers = await Subscribers.start(watched.url, created.code);
     try {
-      ours = await measure(subscribers, server.pid, async (n) => {
+      const run = await measure(subscribers, server.pid, async (n) => {
         const answer = await httpRequest(agent, 'POST', `${server.url}/api/lobbies/${created.code}/chat`, {
           body: { message: `message ${n}` },
           cookie: members[n % MEMBERS].cookie,
         });
         return answer.status;
-      });
+      }, count === 1);
       // The baseline broadcasts a message just like the league's (same user, same length).
-      sample = ((await getOk(agent, `${server.url}/api/lobbies/${created.code}/chat`)) as { messages: LobbyChatMessage[] }).messages.at(-1)!;
+      const sample = ((await getOk(agent, `${server.url}/api/lobbies/${created.code}/chat`)) as { messages: LobbyChatMessage[] }).messages.at(-1)!;
+      return { run, sample };
     } finally {
       subscribers.stop();
     }
   } finally {
     await cluster.stop();
   }
+}
 
-  const [bare]: BenchProcess[] = await startBareServers(1);
-  let baseline: ChatRun;
+/** The same on `count` bare servers (two share Redis through the plain socket.io Redis adapter). */
+async function bareChat(count: number, redisUrl: string, message: LobbyChatMessage): Promise<ChatRun> {
+  const bare: BenchProcess[] = await startBareServers(count, count > 1 ? { redisUrl } : {});
   try {
-    const subscribers = await Subscribers.start(bare.url, 'CHAT01');
+    const subscribers = await Subscribers.start(bare[0].url, 'CHAT01');
     try {
-      const message = sample;
-      baseline = await measure(subscribers, bare.pid, async () => (await httpRequest(agent, 'POST', `${bare.url}/chat`, { body: { code: 'CHAT01', message } })).status);
+      const server = bare[count - 1];
+      return await measure(subscribers, server.pid, async () => (await httpRequest(agent, 'POST', `${server.url}/chat`, { body: { code: 'CHAT01', message } })).status);
     } finally {
       subscribers.stop();
     }
   } finally {
-    await bare.stop();
+    await Promise.all(bare.map((server) => server.stop()));
   }
-  const met = ours.perS >= 1500 && ours.delivered === (ours.sent - ours.refused) * SUBSCRIBERS && ours.refused === 0;
-  return [
-    `chat into one lobby watched by ${SUBSCRIBERS} sockets: REST with session cookies, ${IN_FLIGHT} in flight, ${SECONDS} s; one server process, Redis, ${databaseLabel()}`,
-    describe('league (POST /api/lobbies/:code/chat)', ours),
-    describe('baseline: bare socket.io on uWS, POST /chat -> io.to(room).emit', baseline),
-    `  target >= 1,500 chat commands/s, every message to all ${SUBSCRIBERS}: ${met ? 'MET' : 'NOT MET'}`,
-    `  machine: ${cpus().length} cores, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} at the end`,
+}
+
+export async function benchLobbyChat(): Promise<string[]> {
+  const redisUrl = process.env.REDIS_URL;
+  if (!redisUrl || !process.env.DATABASE_URL) return ['chat to 500 subscribers: skipped (needs REDIS_URL and DATABASE_URL)'];
+  const lines = [
+    `chat into one lobby watched by ${SUBSCRIBERS} sockets: REST with session cookies, ${IN_FLIGHT} in flight, ${SECONDS} s; Redis, ${databaseLabel()}`,
   ];
+  for (const count of [1, 2]) {
+    const { run: ours, sample } = await leagueChat(count, redisUrl);
+    const baseline = await bareChat(count, redisUrl, sample);
+    const ratio = ours.perS / baseline.perS;
+    const complete = ours.delivered === (ours.sent - ours.refused) * SUBSCRIBERS && ours.refused === 0;
+    const where = count === 1 ? 'one instance' : 'two instances (subscribers on A, chat sent to B)';
+    lines.push(
+      `  ${where}:`,
+      describe('  league (POST /api/lobbies/:code/chat)', ours),
+      describe('  baseline: bare socket.io on uWS, POST /chat -> io.to(room).emit', baseline),
+      `    ratio ${ratio.toFixed(2)}x (target >= 0.6x) ${ratio >= 0.6 ? 'MET' : 'NOT MET'}; every message to all ${SUBSCRIBERS}: ${complete ? 'yes' : 'NO'}`,
+    );
+  }
+  lines.push(`  machine: ${cpus().length} cores, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} at the end`);
+  return lines;
 }

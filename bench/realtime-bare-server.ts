@@ -1,7 +1,8 @@
 /**
  * The baseline of the realtime benchmarks, in its own process: socket.io attached to a bare uWS
  * app with no lobby engine, no REST app and no credentials. `lobby:subscribe` joins the room;
- * `POST /emit` with a `{code, version, lobby}` body broadcasts it with `io.to(room)`, the very
+ * `POST /emit` with a `{code, version, lobby}` body broadcasts it with `io.to(room)` (the version
+ * replaced by the next of a count kept here), the very
  * call the league server makes; `POST /chat` with `{code, message}` does the same for `lobby:chat`. With REDIS_URL it uses the plain Redis adapter (as the league
  * server does, minus recovery), so two of them measure a Redis hop.
  *
@@ -23,7 +24,11 @@ if (process.env.REDIS_URL) {
   await Promise.all([pub.connect(), sub.connect()]);
   io.adapter(createAdapter(pub, sub, { key: `${process.env.REDIS_PREFIX ?? 'bare:'}socket.io` }));
 }
-io.attachApp(app);
+// The league server's setting (realtime/socket-server.ts): uWS's default of 64 KB drops a slow
+// reader's frames, which would count as less work for the baseline.
+io.attachApp(app, { maxBackpressure: 1024 * 1024 } as Parameters<typeof io.attachApp>[1]);
+/** Versions counted here, per lobby, in the order the broadcasts leave (concurrent POSTs may arrive in any order). */
+const versions = new Map<string, number>();
 
 io.on('connection', (socket) => {
   socket.on('lobby:subscribe', async (payload: { code: string }, ack: (answer: unknown) => void) => {
@@ -55,7 +60,12 @@ function emitRoute(path: string, emit: (body: { code: string }) => void): void {
   });
 }
 
-emitRoute('/emit', (update) => void io.to(`lobby:${update.code}`).emit('lobby:update', update));
+emitRoute('/emit', (body) => {
+  const update = body as { code: string; version: number; lobby: { version: number } };
+  update.version = update.lobby.version = (versions.get(update.code) ?? 0) + 1;
+  versions.set(update.code, update.version);
+  io.to(`lobby:${update.code}`).emit('lobby:update', update);
+});
 emitRoute('/chat', (chat) => void io.to(`lobby:${chat.code}`).emit('lobby:chat', chat));
 
 app.listen('127.0.0.1', Number(process.env.PORT), (socket) => {

@@ -17,7 +17,8 @@ export async function benchRealtimeFanoutRedis(): Promise<string[]> {
   try {
     const [a, b] = cluster.instances;
     const target = await leagueTarget(cluster, a, b);
-    ours = await measureFanout(target);
+    // Two sets of subscribers in turn on the same server: patches (the live page's way), then whole lobbies.
+    ours = { patches: await measureFanout(target, true), full: await measureFanout(target) };
     lobby = await target.lobby();
   } finally {
     await cluster.stop();

@@ -13,7 +13,8 @@ export async function benchRealtimeFanout(): Promise<string[]> {
   try {
     const [server] = cluster.instances;
     const target = await leagueTarget(cluster, server, server);
-    ours = await measureFanout(target);
+    // Two sets of subscribers in turn on the same server: patches (the live page's way), then whole lobbies.
+    ours = { patches: await measureFanout(target, true), full: await measureFanout(target) };
     lobby = await target.lobby();
   } finally {
     await cluster.stop();

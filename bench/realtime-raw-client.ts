@@ -160,21 +160,37 @@ function maskedFrame(opcode: number, payload: Buffer): Buffer {
 }
 
 const UPDATE_PREFIX = Buffer.from('42["lobby:update"');
+const PATCH_PREFIX = Buffer.from('42["lobby:patch"');
 const CHAT_PREFIX = Buffer.from('42["lobby:chat"');
+
+const startsWith = (frame: Buffer, prefix: Buffer) => frame.compare(prefix, 0, prefix.length, 0, prefix.length) === 0;
 
 /** Whether a frame is a `lobby:chat` event. */
 export function isChatFrame(frame: Buffer): boolean {
-  return frame.compare(CHAT_PREFIX, 0, CHAT_PREFIX.length, 0, CHAT_PREFIX.length) === 0;
+  return startsWith(frame, CHAT_PREFIX);
 }
 const VERSION_KEY = Buffer.from('"version":');
+const BASE_KEY = Buffer.from('"base_version":');
 
-/** The outer `version` of a `lobby:update` frame (`42["lobby:update",{"code":..,"version":N,...`), or null. */
+/**
+ * The outer `version` of a `lobby:update` or `lobby:patch` frame (`42["lobby:update",{"code":..,"version":N,...`),
+ * or null for any other frame.
+ */
 export function updateVersion(frame: Buffer): number | null {
-  if (frame.compare(UPDATE_PREFIX, 0, UPDATE_PREFIX.length, 0, UPDATE_PREFIX.length) !== 0) return null;
-  let at = frame.indexOf(VERSION_KEY);
+  if (!startsWith(frame, UPDATE_PREFIX) && !startsWith(frame, PATCH_PREFIX)) return null;
+  return numberAfter(frame, VERSION_KEY);
+}
+
+/** The `base_version` of a `lobby:patch` frame; null for a whole `lobby:update`, which follows on from anything older. */
+export function patchBase(frame: Buffer): number | null {
+  return startsWith(frame, PATCH_PREFIX) ? numberAfter(frame, BASE_KEY) : null;
+}
+
+function numberAfter(frame: Buffer, key: Buffer): number | null {
+  let at = frame.indexOf(key);
   if (at < 0) return null;
-  at += VERSION_KEY.length;
-  let version = 0;
-  for (; at < frame.length && frame[at] >= 0x30 && frame[at] <= 0x39; at++) version = version * 10 + frame[at] - 0x30;
-  return version;
+  at += key.length;
+  let value = 0;
+  for (; at < frame.length && frame[at] >= 0x30 && frame[at] <= 0x39; at++) value = value * 10 + frame[at] - 0x30;
+  return value;
 }

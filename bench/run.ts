@@ -2,6 +2,7 @@
  * `npm run bench`: every benchmark of the project, each printing its figures beside the baseline
  * measured in the same run. Select some with `npm run bench -- public lobby`.
  */
+import { execSync } from 'node:child_process';
 import { benchPublicReads } from './public-reads';
 
 type Bench = () => Promise<string[]>;
@@ -10,6 +11,7 @@ type Bench = () => Promise<string[]>;
 const benches: Record<string, () => Promise<Bench>> = {
   public: async () => benchPublicReads,
   'lobby-rest': async () => (await import('./lobby-rest')).benchLobbyRest,
+  'lobby-store-forms': async () => (await import('./lobby-store-forms')).benchLobbyStoreForms,
   'lobby-chat': async () => (await import('./lobby-chat')).benchLobbyChat,
   'realtime-fanout': async () => (await import('./realtime-fanout')).benchRealtimeFanout,
   'realtime-fanout-redis': async () => (await import('./realtime-fanout-redis')).benchRealtimeFanoutRedis,
@@ -22,6 +24,9 @@ const benches: Record<string, () => Promise<Bench>> = {
   'cold-start': async () => (await import('./cold-start')).benchColdStart,
   tournament: async () => (await import('./tournament')).benchTournament,
 };
+
+// The league server runs compiled in every benchmark (bench/serve.ts), as `npm start` runs it.
+if (!process.env.BENCH_SOURCES) execSync('npm run build', { stdio: ['ignore', 'ignore', 'inherit'] });
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const selected = wanted.length > 0 ? wanted : Object.keys(benches);

@@ -1,15 +1,49 @@
 /**
- * The server as a benchmark target, in its own process: `tsx bench/serve.ts [--express-public]`.
+ * The server as a benchmark target, in its own process: `tsx bench/serve.ts [--express-public]`,
+ * running the compiled build in dist/ (what `npm start` runs) unless BENCH_SOURCES is set.
  * With --express-public the hot public reads are served by the express routes only, so one run
  * can compare them with the native uWS routes on the same data.
+ *
+ * BENCH_CPU_PROFILE=/path/x.cpuprofile profiles the server through node:inspector from the SIGUSR2
+ * a benchmark sends when its measured phase begins (setup and start-up stay out of the profile)
+ * and writes the profile when SIGTERM stops it (`--cpu-prof` wrote nothing for a child ended by a
+ * signal). `tsx bench/profile-summary.ts /path/x.cpuprofile` summarises it.
  */
-import { loadConfig } from '../src/config/config';
-import { startServer } from '../src/main';
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import type * as Main from '../src/main';
+import type * as ConfigModule from '../src/config/config';
+
+// The compiled build, as `npm start` runs it (bench/run.ts builds it first); BENCH_SOURCES=1 runs
+// the TypeScript sources through tsx instead, as `npm run dev` does.
+const root = process.env.BENCH_SOURCES ? '../src' : '../dist/src';
+const { startServer } = (await import(`${root}/main${process.env.BENCH_SOURCES ? '' : '.js'}`)) as typeof Main;
+const { loadConfig } = (await import(`${root}/config/config${process.env.BENCH_SOURCES ? '' : '.js'}`)) as typeof ConfigModule;
+
+const profilePath = process.env.BENCH_CPU_PROFILE;
+const inspector = profilePath ? new Session() : null;
+/** Only the process a benchmark signalled writes the profile (a run may start several servers). */
+let profiling = false;
+if (inspector) {
+  inspector.connect();
+  await inspector.post('Profiler.enable');
+  await inspector.post('Profiler.setSamplingInterval', { interval: 200 });
+  process.once('SIGUSR2', () => {
+    profiling = true;
+    void inspector.post('Profiler.start');
+  });
+}
 
 const server = await startServer({
   config: loadConfig(process.env),
   rawPublicRoutes: !process.argv.includes('--express-public'),
 });
-process.once('SIGTERM', () => {
-  server.close().then(() => process.exit(0));
+process.once('SIGTERM', async () => {
+  if (inspector && profilePath && profiling) {
+    const { profile } = await inspector.post('Profiler.stop');
+    await writeFile(profilePath, JSON.stringify(profile));
+    inspector.disconnect();
+  }
+  await server.close();
+  process.exit(0);
 });

@@ -1,6 +1,12 @@
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import type { ExchangeDeps } from '../src/door/exchange';
+import { requestIdOf } from '../src/door/request-id';
+import { notifyObservers, UNMATCHED_ROUTE } from '../src/observability/request-observer';
 import type { UwsApp } from './uws-host';
 import { endNative } from './native-door';
+
+/** Who hears of a refusal sent before the exchange ran: the exchange's own observers (access log, metrics). */
+export type RefusalDeps = Pick<ExchangeDeps, 'observers' | 'logger'>;
 
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
@@ -52,15 +58,24 @@ export function framingRefusal(req: HttpRequest, limit = MAX_JSON_BODY_BYTES, op
  * so a client still sending reads the answer rather than a reset. An ambiguous request is answered on the next turn instead of at once:
  * meanwhile uWS parses the rest of what it read, and a second request smuggled in there (by the
  * length uWS believed) aborts this response and closes the connection rather than being served.
+ * Like every answer it carries a request id and reaches the access log (`route`: the template of
+ * the native route that refused it, else 'unmatched').
  */
-export function sendRefusal(res: HttpResponse, refusal: Refusal): void {
-  const write = () =>
+export function sendRefusal(res: HttpResponse, req: HttpRequest, refusal: Refusal, deps: RefusalDeps, route = UNMATCHED_ROUTE): void {
+  const started = performance.now();
+  // uWS's request is only valid during the route callback: read what the log needs now.
+  const requestId = requestIdOf(req.getHeader('x-request-id') || undefined);
+  const method = req.getCaseSensitiveMethod().toUpperCase();
+  const status = Number.parseInt(refusal.status, 10);
+  const write = () => {
     res.cork(() => {
-      res.writeStatus(refusal.status).writeHeader('content-type', 'application/json');
+      res.writeStatus(refusal.status).writeHeader('content-type', 'application/json').writeHeader('X-Request-Id', requestId);
       // A refusal always ends its connection: after the declared body when one is coming, else now.
       const lingers = refusal.unreadBytes > 0 && Number.isFinite(refusal.unreadBytes);
       endNative(res, JSON.stringify({ error: refusal.error }), { close: !lingers, unreadBytes: refusal.unreadBytes });
     });
+    notifyObservers(deps.observers, { door: 'http', method, route, status, durationMs: performance.now() - started, requestId }, deps.logger);
+  };
   if (!refusal.ambiguous) {
     write();
     return;
@@ -79,10 +94,10 @@ export function sendRefusal(res: HttpResponse, refusal: Refusal): void {
  * to the express catch-all. Streaming uploads register their own native routes, which are more
  * specific and so are not affected; the native GET routes call `framingRefusal` themselves.
  */
-export function installBodySizeGuard(app: UwsApp, limit = MAX_JSON_BODY_BYTES): void {
+export function installBodySizeGuard(app: UwsApp, deps: RefusalDeps, limit = MAX_JSON_BODY_BYTES): void {
   const guard = (res: HttpResponse, req: HttpRequest) => {
     const refusal = framingRefusal(req, limit);
-    if (refusal) return sendRefusal(res, refusal);
+    if (refusal) return sendRefusal(res, req, refusal, deps);
     req.setYield(true);
   };
   // Per method: uWS takes one `any` per pattern, and express's catch-all is that one.

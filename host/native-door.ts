@@ -1,5 +1,5 @@
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
-import type { Answer, DoorResponse } from '../src/door/exchange';
+import { contentTypeOf, type Answer, type DoorResponse } from '../src/door/exchange';
 import { presentedFromHeaders, type PresentedRequest } from '../src/door/presented-request';
 import { endAnswer } from './uws-host';
 import { statusLine } from './status-line';
@@ -33,19 +33,38 @@ export function readNativeRequest(req: HttpRequest, res: HttpResponse, method: s
   const path = req.getUrl();
   const query = req.getQuery();
   const length = headers['content-length'];
+  let peer: string | undefined;
   return {
     headers,
     method,
     path,
     target: query ? `${path}?${query}` : path,
-    peer: Buffer.from(res.getRemoteAddressAsText()).toString(),
+    // Read on first use: uWS asks the kernel (getpeername) on every call, about 2% of a lobby
+    // command's server time, and most requests never need it (a session's lobby command).
+    get peer() {
+      return (peer ??= remoteAddress(res));
+    },
     declaredLength: length !== undefined ? Number(length) : headers['transfer-encoding'] !== undefined ? Number.POSITIVE_INFINITY : 0,
   };
 }
 
-/** The presented credentials of a native request, with the client address the composition root derives. */
+/** The peer's address as uWS gives it; 'unknown' once the response may no longer be touched (the client went away). */
+function remoteAddress(res: HttpResponse): string {
+  try {
+    return Buffer.from(res.getRemoteAddressAsText()).toString();
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The presented credentials of a native request, with the client address the composition root derives (on first use, see `peer`). */
 export function presentedOfNative(request: NativeRequest, addressOf: (peer: string, forwardedFor: string | undefined) => string): PresentedRequest {
-  return presentedFromHeaders(request.headers, request, addressOf(request.peer, request.headers['x-forwarded-for']));
+  const presented = presentedFromHeaders(request.headers, request, '');
+  let address: string | undefined;
+  return Object.defineProperty(presented, 'clientAddress', {
+    get: () => (address ??= addressOf(request.peer, request.headers['x-forwarded-for'])),
+    enumerable: true,
+  });
 }
 
 /**
@@ -107,14 +126,20 @@ export class NativeResponse implements DoorResponse {
     const text = answer.bytes ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
     const headers = { ...answer.headers };
     const close = Object.entries(headers).some(([name, value]) => name.toLowerCase() === 'connection' && value === 'close');
-    for (const name of Object.keys(headers)) if (name.toLowerCase() === 'connection') delete headers[name];
+    const contentType = contentTypeOf(answer);
+    for (const name of Object.keys(headers)) if (name.toLowerCase() === 'connection' || name.toLowerCase() === 'content-type') delete headers[name];
     const unread = this.bodyComplete ? 0 : Number.isFinite(this.request.declaredLength) ? this.request.declaredLength - this.received : Number.POSITIVE_INFINITY;
     this.res.cork(() => {
       // A paused response (the streamed upload) is resumed, or its answer could sit behind the paused socket.
       if (this.#paused) this.res.resume();
       this.res.writeStatus(statusLine(answer.status));
-      if (answer.bytes || answer.body !== undefined) this.res.writeHeader('Content-Type', 'application/json; charset=utf-8');
+      if (contentType !== null) this.res.writeHeader('Content-Type', contentType);
       for (const [name, value] of Object.entries(headers)) this.res.writeHeader(name, value);
+      if (answer.status === 304) {
+        // Not modified: no body, and no length (it would be the one a 200 carries).
+        this.res.endWithoutBody(undefined, close);
+        return;
+      }
       if (this.head) {
         // uWS does not know HEAD: the length a GET would get, and no body (host/uws-host.ts endAnswer).
         if (close) this.res.writeHeader('Connection', 'close');

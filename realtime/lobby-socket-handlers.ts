@@ -16,11 +16,14 @@ import { LobbyCodeParams } from '../schema/lobby-bodies';
 import { parseInput } from '../schema/parse-input';
 import type { RouteContract } from '../schema/route-contract';
 import { isLobbyCommandName, lobbyCommandContracts, type LobbyCommandName } from '../schema/routes/lobby-routes';
+import type { DoorBindings } from '../src/door/door-bindings';
 import { runExchange, type Answer } from '../src/door/exchange';
 import type { PresentedRequest } from '../src/door/presented-request';
 import { requestIdOf } from '../src/door/request-id';
 import type { LobbyServices } from './socket-server';
-import { LOBBIES_ROOM, lobbyRoom } from './socket-broadcast';
+import { ackError, answerEvent, reportedElsewhere } from './room-feed';
+import { LOBBIES_ROOM } from './socket-broadcast';
+import { lobbyRoom, type LobbyFanout } from './lobby-fanout';
 import type { PresentedSocketCredentials } from './realtime-ports';
 import type { CredentialReader } from './socket-handshake';
 
@@ -32,43 +35,53 @@ type Ack = (answer: unknown) => void;
  * its acknowledgement exactly once (an error answer carries the status REST would give), and an
  * unexpected failure is logged and answered 500 rather than left hanging.
  */
-export function handleLobbyEvents(socket: LeagueSocket, services: LobbyServices, readCredentials: CredentialReader, logger: Logger): void {
+export function handleLobbyEvents(
+  socket: LeagueSocket,
+  services: LobbyServices,
+  fanout: LobbyFanout,
+  readCredentials: CredentialReader,
+  logger: Logger,
+): void {
   const { userId, credential } = socket.data;
   if (userId !== null && credential === 'session') void services.presence.touch(userId)?.catch(() => undefined);
 
-  const on = (event: keyof ClientToServerEvents, handle: (payload: unknown) => Promise<unknown>) => {
-    socket.on(event, (...args: unknown[]) => {
-      const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as Ack) : () => undefined;
-      handle(args[0]).then(ack, (error: unknown) => {
-        logger.error({ err: error, event, socketId: socket.id }, 'socket event failed');
-        ack(failure(500, 'internal error'));
-      });
-    });
-  };
+  const answers = { errorStatus: services.errorStatus, logger, observers: services.exchange.observers };
+  const on = (event: keyof ClientToServerEvents, handle: (payload: unknown) => Promise<unknown>) =>
+    answerEvent(socket, event, answers, handle);
 
   on('lobby:subscribe', async (payload) => {
     const parsed = parseInput(LobbySubscribePayload, payload, 'payload');
-    if (!parsed.ok) return failure(400, parsed.message);
+    if (!parsed.ok) return ackError(400, parsed.message);
     const code = lobbyCodeOf(parsed.value.code);
-    if (code === null) return failure(404, 'lobby not found');
+    if (code === null) return ackError(404, 'lobby not found');
     const room = lobbyRoom(code);
-    // Join before reading: an update racing the read then arrives after the snapshot (a newer
-    // version) or before it (an older one the client drops); it is never lost in between.
+    // The membership room at once (chat, the subscription limit); updates stop until the ack, so
+    // none reaches the client before its snapshot (a subscribe again starts over).
+    fanout.stop(socket.id, code);
     await socket.join(room);
     const lobby = await services.lobbies.detail(code);
     if (!lobby) {
       await socket.leave(room);
-      return failure(404, 'lobby not found');
+      return ackError(404, 'lobby not found');
     }
-    return { lobby };
+    // No await from here to the ack: the fan-out sends this socket exactly the versions after the
+    // one acknowledged (see LobbyFanout.watch).
+    return { lobby: fanout.watch(socket.id, lobby, parsed.value.patches === true) };
   });
 
   on('lobby:unsubscribe', async (payload) => {
     const parsed = parseInput(LobbySubscribePayload, payload, 'payload');
-    if (!parsed.ok) return failure(400, parsed.message);
+    if (!parsed.ok) return ackError(400, parsed.message);
     const code = lobbyCodeOf(parsed.value.code);
-    if (code !== null) await socket.leave(lobbyRoom(code));
+    if (code !== null) {
+      fanout.stop(socket.id, code);
+      await socket.leave(lobbyRoom(code));
+    }
     return { ok: true };
+  });
+
+  socket.on('disconnecting', () => {
+    for (const room of socket.rooms) if (room.startsWith(lobbyRoom(''))) fanout.dropped(socket.id, room.slice(lobbyRoom('').length));
   });
 
   on('lobbies:subscribe', async () => {
@@ -76,12 +89,13 @@ export function handleLobbyEvents(socket: LeagueSocket, services: LobbyServices,
     return { lobbies: await services.lobbies.summaries() };
   });
 
-  on('lobby:command', async (payload): Promise<CommandAck> => {
+  on('lobby:command', async (payload) => {
+    // Refused before the exchange: reported here, as any socket event; past it, the exchange reports.
     const parsed = parseInput(LobbyCommandPayload, payload, 'payload');
-    if (!parsed.ok) return failure(400, parsed.message);
+    if (!parsed.ok) return ackError(400, parsed.message);
     const { code, type, ...body } = parsed.value;
-    if (!isLobbyCommandName(type)) return failure(400, 'type: not a lobby command');
-    return commandAsRest(type, code, body);
+    if (!isLobbyCommandName(type)) return ackError(400, 'type: not a lobby command');
+    return reportedElsewhere(await commandAsRest(type, code, body));
   });
 
   /**
@@ -95,7 +109,7 @@ export function handleLobbyEvents(socket: LeagueSocket, services: LobbyServices,
       const door = {
         send: (answer: Answer) => {
           const payload = (answer.body ?? {}) as Record<string, unknown>;
-          resolve(answer.status < 300 ? { ...(isRecord(payload) ? payload : {}), ok: true, status: answer.status } : failure(answer.status, String(payload.error)));
+          resolve(answer.status < 300 ? { ...(isRecord(payload) ? payload : {}), ok: true, status: answer.status } : ackError(answer.status, String(payload.error), answer.headers));
         },
       };
       void runExchange(
@@ -108,6 +122,11 @@ export function handleLobbyEvents(socket: LeagueSocket, services: LobbyServices,
       );
     });
   }
+}
+
+/** Records that every lobby command's route is served at the socket door too (the parity test drives it there). */
+export function bindLobbyCommands(bindings: DoorBindings | undefined): void {
+  for (const route of Object.values(lobbyCommandContracts)) bindings?.bound(route as RouteContract, 'socket');
 }
 
 /**
@@ -137,10 +156,6 @@ function presentedOfSocket(
 export function lobbyCodeOf(raw: string): string | null {
   const parsed = v.safeParse(LobbyCodeParams, { code: raw });
   return parsed.success ? parsed.output.code : null;
-}
-
-function failure(status: number, error: string): AckError {
-  return { error, status };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -28,7 +28,7 @@ export type LobbyCommandRunner = (code: string, name: LobbyCommandName, body: un
 export type RouteAuthenticator = Authenticate<Caller>;
 
 /** The REST error mapping: a client status and message, or null for an unexpected error (500). */
-export type ErrorStatus = (error: unknown) => { status: number; message: string } | null;
+export type ErrorStatus = (error: unknown) => { status: number; message: string; headers?: Record<string, string> } | null;
 
 export type SocketCredentialResult = { ok: true; caller: Caller } | { ok: false; status: number; error: string; retryAfterS?: number };
 

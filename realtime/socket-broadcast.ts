@@ -2,6 +2,7 @@ import type { Server } from 'socket.io';
 import type { ServerToClientEvents } from '../schema/realtime';
 import type { LobbyBroadcast } from '../src/engine/lobby-broadcast';
 import { BurstDelivery } from './burst-delivery';
+import { LobbyFanout, lobbyRoom } from './lobby-fanout';
 import type { RecoveringAdapter } from './recovering-adapter';
 
 export const LOBBIES_ROOM = 'lobbies';
@@ -9,33 +10,53 @@ export const LOBBIES_ROOM = 'lobbies';
 /** The most a busy feed waits to be sent together (see BurstDelivery); an idle one does not wait. */
 export const FEED_BURST_MS = 5;
 
-export function lobbyRoom(code: string): string {
-  return `lobby:${code}`;
-}
-
 export interface SocketBroadcast extends LobbyBroadcast {
+  /** Who gets which lobby update: the subscribe handler registers its watchers here. */
+  fanout: LobbyFanout;
   /** Sends what is still queued; for shutdown. */
   flush(): void;
 }
 
 /**
  * The lobby feed's announcements as room broadcasts to this instance's sockets (every instance
- * receives the feed). Always `io.local.to(oneRoom)` with no `except`: socket.io on uWS turns
- * exactly that shape into one native publish (a sender-excluding `socket.to` or a multi-room emit
- * falls back to a loop over sockets). Every kind goes through one queue, delivered in bursts, so
- * the order of the feed is the order of the sends.
+ * receives the feed). Each is one native uWS publish to one room (RecoveringAdapter.broadcastJson:
+ * socket.io on uWS turns exactly `io.local.to(oneRoom)` into one publish, and a payload that came
+ * as JSON is sent as it came). Updates go through LobbyFanout (snapshot order, patches). Every kind
+ * goes through one queue, delivered in bursts, so the order of the feed is the order of the sends.
  */
 export function socketBroadcast(io: Pick<Server<never, ServerToClientEvents>, 'local' | 'of'>, burstMs = FEED_BURST_MS): SocketBroadcast {
+  const adapter = io.of('/').adapter as unknown as RecoveringAdapter;
+  const fanout = new LobbyFanout({
+    size: (room) => adapter.rooms.get(room)?.size ?? 0,
+    // The adapter's own calls, which socket.io on uWS patches to (un)subscribe the websocket's topic.
+    join: (socketId, room) => void adapter.addAll(socketId, new Set([room])),
+    leave: (socketId, room) => void adapter.del(socketId, room),
+    broadcastJson: (room, event, json) => adapter.broadcastJson(room, event, json),
+    sendJson: (socketId, event, json) => adapter.sendJson(socketId, event, json),
+  });
+  adapter.on('delete-room', (room: string) => {
+    if (room.startsWith(lobbyRoom(''))) fanout.forget(room.slice(lobbyRoom('').length));
+  });
   const burst = new BurstDelivery<() => void>((sends) => {
     for (const send of sends) send();
   }, burstMs);
+  const eventJson = (code: string, event: 'lobby:update' | 'lobby:chat', json: string) =>
+    burst.push(() => {
+      if (event === 'lobby:chat') return adapter.broadcastJson(lobbyRoom(code), event, json);
+      fanout.update(code, versionOf(json), json);
+    });
   return {
-    lobbyUpdated: (code, version, lobby) => burst.push(() => void io.local.to(lobbyRoom(code)).emit('lobby:update', { code, version, lobby })),
-    lobbyChat: (code, message) => burst.push(() => void io.local.to(lobbyRoom(code)).emit('lobby:chat', { code, message })),
+    fanout,
+    lobbyUpdated: (code, version, lobby) => eventJson(code, 'lobby:update', JSON.stringify({ code, version, lobby })),
+    lobbyChat: (code, message) => eventJson(code, 'lobby:chat', JSON.stringify({ code, message })),
     lobbiesChanged: (lobbies) => burst.push(() => void io.local.to(LOBBIES_ROOM).emit('lobbies:update', { lobbies })),
-    // The same as the two above for the feed's JSON text, sent as it came (see RecoveringAdapter).
-    lobbyEventJson: (code, event, json) =>
-      burst.push(() => (io.of('/').adapter as unknown as RecoveringAdapter).broadcastJson(lobbyRoom(code), event, json)),
+    lobbyEventJson: eventJson,
     flush: () => burst.flush(),
   };
+}
+
+/** The version of a `lobby:update` payload: read off its start ({"code":"..","version":N) without parsing 4 KB, or parsed. */
+function versionOf(json: string): number {
+  const head = /^\{"code":"[A-Za-z0-9]*","version":(\d+)[,}]/.exec(json);
+  return head ? Number(head[1]) : (JSON.parse(json) as { version: number }).version;
 }

@@ -2,8 +2,8 @@ import type { Logger } from 'pino';
 import type { Socket } from 'socket.io';
 import type { HandshakeRefusal, SocketData } from '../schema/realtime';
 import type { Caller } from '../src/identity/caller';
-import { KEY_IN_URL_REFUSAL, keyInUrl } from '../src/identity/authenticator';
-import { originOfUrl, requestSite } from '../src/identity/request-site';
+import { KEY_IN_URL_REFUSAL, keyInUrl } from '../src/door/key-in-url';
+import { isCrossSiteFetch, originOfUrl, requestSite } from '../src/identity/request-site';
 import type { ErrorStatus, PresentedSocketCredentials, SocketCredentialResolver } from './realtime-ports';
 
 type Next = (error?: Error & { data?: HandshakeRefusal }) => void;
@@ -26,7 +26,7 @@ export function authenticateHandshake(resolve: SocketCredentialResolver, read: C
     } catch (error) {
       // A store that cannot answer now refuses with its status (503): the client retries.
       const mapped = errorStatus?.(error);
-      if (mapped) return next(refusal(mapped.status, mapped.message));
+      if (mapped) return next(refusal(mapped.status, mapped.message, retryAfterOf(mapped.headers)));
       logger.error({ err: error }, 'socket handshake failed');
       next(refusal(500, 'internal error'));
     }
@@ -46,7 +46,7 @@ export type CredentialReader = (socket: Pick<Socket, 'handshake'>) => PresentedS
  * What a socket presented, read from its handshake; read again for every command, so a logout or
  * a revoked key takes effect on open sockets. The cookie only counts when the page that opened
  * the socket is ours (no Origin: a bot, or same-origin polling; else the Origin's host is the
- * Host asked for, or the public URL's): another site's page could otherwise open a socket that
+ * Host asked for, or the public URL's; and its browser does not say `Sec-Fetch-Site: cross-site`): another site's page could otherwise open a socket that
  * rides on the visitor's session (cross-site WebSocket hijacking; SameSite=Lax covers only
  * browsers that honour it, and not sibling subdomains).
  */
@@ -56,7 +56,10 @@ export function credentialReader(publicUrl: string | undefined): CredentialReade
     const { auth, headers, address } = socket.handshake;
     const token = (auth as Record<string, unknown> | undefined)?.token;
     const forwardedFor = headers['x-forwarded-for'];
-    const fromOurPage = headers.origin === undefined || requestSite({ origin: headers.origin, host: headers.host }, publicOrigin) === 'ours';
+    const fetchSite = headers['sec-fetch-site'];
+    // Fetch Metadata first, as REST's CSRF rule reads it: a handshake a browser says is cross-site is not our page's.
+    const crossSite = isCrossSiteFetch(Array.isArray(fetchSite) ? fetchSite[0] : fetchSite);
+    const fromOurPage = !crossSite && (headers.origin === undefined || requestSite({ origin: headers.origin, host: headers.host }, publicOrigin) === 'ours');
     return {
       cookieHeader: fromOurPage ? headers.cookie : undefined,
       token: typeof token === 'string' && token !== '' ? token : undefined,
@@ -75,6 +78,12 @@ export function socketDataOf(caller: Caller): SocketData {
     default:
       return { userId: null, credential: 'anonymous' };
   }
+}
+
+/** The seconds of a refusal's Retry-After header (REST's), as the socket's `retry_after`. */
+function retryAfterOf(headers: Record<string, string> | undefined): number | undefined {
+  const seconds = Number(headers?.['Retry-After'] ?? headers?.['retry-after']);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
 }
 
 function refusal(status: number, error: string, retryAfterS?: number): Error & { data: HandshakeRefusal } {

@@ -1,9 +1,12 @@
 import type { Socket } from 'socket.io';
+import * as v from 'valibot';
 import type { AckError, HandshakeRefusal } from '../schema/realtime';
 import { lobbyCodeOf } from './lobby-socket-handlers';
-import { lobbyRoom } from './socket-broadcast';
+import { lobbyRoom } from './lobby-fanout';
+import type { RoomFeed } from './room-feed';
+import type { RefusedEvent } from './socket-event-guard';
 
-/** What a shared server allows one client: sockets per address (many players may share a NAT) and lobby rooms per socket. */
+/** What a shared server allows one client: sockets per address (many players may share a NAT) and subscriptions per socket (lobbies, teams, threads, tournaments together). */
 export interface SocketLimits {
   perAddress: number;
   subscriptionsPerSocket: number;
@@ -40,25 +43,71 @@ export function limitSocketsPerAddress(limits: Pick<SocketLimits, 'perAddress' |
   return Object.assign(middleware, { openFrom: (address: string) => open.get(address) ?? 0 });
 }
 
+/** One kind of subscription the limit counts: its subscribe event, the room a payload asks for (null: none it could name), and whether a room is one of its. */
+export interface SubscriptionKind {
+  event: string;
+  roomOf(payload: unknown): string | null;
+  isRoom(room: string): boolean;
+}
+
+/** Lobby subscriptions: the membership room `lobby:<code>`. */
+export const lobbySubscriptions: SubscriptionKind = {
+  event: 'lobby:subscribe',
+  roomOf(payload) {
+    const raw = typeof payload === 'object' && payload !== null ? (payload as { code?: unknown }).code : undefined;
+    const code = typeof raw === 'string' ? lobbyCodeOf(raw) : null;
+    return code === null ? null : lobbyRoom(code);
+  },
+  isRoom: (room) => room.startsWith(lobbyRoom('')),
+};
+
+/** An area feed's subscriptions (teams, threads, tournaments): the room of the record its payload names. */
+export function feedSubscriptions(feed: Pick<RoomFeed<unknown>, 'subscribe' | 'payload' | 'room'>): SubscriptionKind {
+  return {
+    event: feed.subscribe,
+    roomOf(payload) {
+      const parsed = v.safeParse(feed.payload, payload);
+      return parsed.success ? feed.room(parsed.output.id) : null;
+    },
+    isRoom(room) {
+      const id = /\d+$/.exec(room);
+      return id !== null && feed.room(Number(id[0])) === room;
+    },
+  };
+}
+
 /**
- * Runs before one socket's handlers: a `lobby:subscribe` to a lobby the socket is not yet in,
- * once it is in `max` lobbies, is answered 429 (and dropped when it asked no answer). The handler
- * joins the room before its first await, so the count below already holds earlier subscribes.
+ * Runs before one socket's handlers: a subscribe of any `kinds` (lobbies and the area feeds,
+ * counted together) to a room the socket is not yet in, once it is in `max` such rooms, is
+ * answered 429 (and dropped when it asked no answer), and reported to `refused`. Each handler joins its room before its
+ * first await, so the count below already holds earlier subscribes.
  */
-export function limitSubscriptions(socket: Pick<Socket, 'use' | 'rooms'>, max: number): void {
+export function limitSubscriptions(
+  socket: Pick<Socket, 'use' | 'rooms'>,
+  max: number,
+  kinds: readonly SubscriptionKind[],
+  refused: RefusedEvent = () => undefined,
+): void {
   socket.use(([event, payload, ...rest], next) => {
-    if (event !== 'lobby:subscribe' || !isOverLimit(socket.rooms, payload, max)) return next();
+    const started = performance.now();
+    const kind = kinds.find((each) => each.event === event);
+    if (!kind || !isOverLimit(socket.rooms, kind.roomOf(payload), max, kinds)) return next();
     const ack = [payload, ...rest].reverse().find((arg) => typeof arg === 'function') as ((answer: AckError) => void) | undefined;
-    ack?.({ error: `too many lobby subscriptions on this socket: at most ${max}; unsubscribe from one first`, status: 429 });
+    const refusal = subscriptionRefusal(max);
+    ack?.(refusal);
+    refused(kind.event, refusal.status, started);
   });
 }
 
-function isOverLimit(rooms: ReadonlySet<string>, payload: unknown, max: number): boolean {
-  let lobbies = 0;
-  for (const room of rooms) if (room.startsWith(lobbyRoom(''))) lobbies++;
-  if (lobbies < max) return false;
-  const raw = typeof payload === 'object' && payload !== null ? (payload as { code?: unknown }).code : undefined;
-  const code = typeof raw === 'string' ? lobbyCodeOf(raw) : null;
-  // Subscribing again to a lobby it is in adds nothing.
-  return code === null || !rooms.has(lobbyRoom(code));
+export const subscriptionRefusal = (max: number): AckError => ({
+  error: `too many subscriptions on this socket (lobbies, teams, threads and tournaments together): at most ${max}; unsubscribe from one first`,
+  status: 429,
+});
+
+function isOverLimit(rooms: ReadonlySet<string>, room: string | null, max: number, kinds: readonly SubscriptionKind[]): boolean {
+  let subscriptions = 0;
+  for (const each of rooms) if (kinds.some((kind) => kind.isRoom(each))) subscriptions++;
+  if (subscriptions < max) return false;
+  // Subscribing again to a room it is in adds nothing.
+  return room === null || !rooms.has(room);
 }

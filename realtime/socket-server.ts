@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { Server, type Socket } from 'socket.io';
 import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from '../schema/realtime';
 import type { LobbyBroadcast } from '../src/engine/lobby-broadcast';
-import { handleLobbyEvents } from './lobby-socket-handlers';
+import { bindLobbyCommands, handleLobbyEvents } from './lobby-socket-handlers';
 import { guardSocketEvents } from './socket-event-guard';
 import type { ErrorStatus, LobbyCommandRunner, LobbyReads, PresenceTouch, RouteAuthenticator, SocketCredentialResolver } from './realtime-ports';
 import { createRecoveringAdapter } from './recovering-adapter';
@@ -10,7 +10,9 @@ import type { RecoveringAdapter } from './recovering-adapter';
 import { socketBroadcast } from './socket-broadcast';
 import { authenticateHandshake, credentialReader } from './socket-handshake';
 import { keepSessionsOnline } from './socket-presence';
-import { limitSocketsPerAddress, limitSubscriptions, type SocketLimits } from './socket-limits';
+import { watchBackpressure } from './backpressure-watch';
+import { reportSocketEvent, RoomFanout, serveRoomFeed, type FeedAnswers, type RoomFeed } from './room-feed';
+import { feedSubscriptions, limitSocketsPerAddress, limitSubscriptions, lobbySubscriptions, type SocketLimits, type SubscriptionKind } from './socket-limits';
 import type { UwsApp } from '../host/uws-host';
 import type { ExchangeDeps } from '../src/door/exchange';
 
@@ -23,7 +25,7 @@ export interface SocketServerOptions {
   recoveryWindowMs?: number;
   /** The site's own address: pages from this origin (or the Host asked for) may use the session cookie. */
   publicUrl?: string;
-  /** Sockets per client address and lobby subscriptions per socket (unset: unlimited, for tests of other things). */
+  /** Sockets per client address and subscriptions (lobbies and area feeds) per socket (unset: unlimited, for tests of other things). */
   limits?: SocketLimits;
 }
 
@@ -47,8 +49,10 @@ export interface SocketServer {
   broadcast: LobbyBroadcast;
   /** Starts answering socket events; call once the lobby engine exists (before listening). */
   serve(services: LobbyServices): void;
-  /** Another area's events (named, so the event guard lets them through) on every new socket, e.g. tournament:subscribe. */
-  onConnection(events: readonly string[], handler: (socket: LeagueSocket) => void): void;
+  /** An area's live feed of a record (team, thread, tournament) on every new socket (its events named, so the event guard lets them through), answered as the lobby events are. */
+  serveFeed<T>(feed: RoomFeed<T>): void;
+  /** An area feed's update of one record's room, to this instance's subscribers (after their snapshots, see RoomFanout). */
+  deliverToRoom(room: string, event: string, payload: unknown, version?: number): void;
   /** Disconnects every socket; safe to call twice. */
   close(): Promise<void>;
 }
@@ -77,26 +81,42 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
     adapter: createRecoveringAdapter({
       maxDisconnectionDuration,
       maxPackets: MAX_REPLAY_PACKETS,
-      publish: (topic, message) => void uws.publish(topic, message, false),
+      // A topic nobody here subscribes to (a lobby no socket of this instance watches) costs no
+      // copy of the frame into uWS: the packet is still kept for recovery by the adapter.
+      publish: (topic, message) => void (uws.numSubscribers(topic) > 0 && uws.publish(topic, message, false)),
     }) as never,
   });
   // uWS silently skips a receiver whose send buffer passes this (its default is 64 KB, about 30
   // lobby updates); 1 MB, engine.io's documented default, only skips a client that is truly stuck.
+  const backpressure = watchBackpressure(uws);
   io.attachApp(uws, { maxBackpressure: MAX_BACKPRESSURE_BYTES } as Parameters<LeagueIo['attachApp']>[1]);
 
   let stopPresence: (() => void) | undefined;
   let closing: Promise<void> | undefined;
   const broadcast = socketBroadcast(io);
   const connectionHandlers: Array<(socket: LeagueSocket) => void> = [];
+  /** How area events are answered: set by `serve`, before any socket connects. */
+  let answers: FeedAnswers | undefined;
   const areaEvents = new Set<string>();
+  /** What the subscription limit counts: lobbies and every area feed served. */
+  const subscriptionKinds: SubscriptionKind[] = [lobbySubscriptions];
+  // One room broadcast (a single native uWS publish) unless a subscriber is waiting for its snapshot.
+  const roomFanout = new RoomFanout((room, except, event, payload) => {
+    const to = except.length === 0 ? io.local.to(room) : io.local.to(room).except([...except]);
+    (to as unknown as { emit(e: string, p: unknown): boolean }).emit(event, payload);
+  });
   return {
     io,
     broadcast,
     serve(services) {
+      answers = { errorStatus: services.errorStatus, logger: options.logger, observers: services.exchange.observers };
       const readCredentials = credentialReader(options.publicUrl);
+      bindLobbyCommands(services.exchange.bindings);
       io.use(authenticateHandshake(services.resolveCredential, readCredentials, options.logger, services.errorStatus));
       // Last: a handshake the credential check refused takes no place in its address's count.
       if (options.limits) io.use(limitSocketsPerAddress(options.limits));
+      // An event refused before any handler gets its access line and metrics as any other.
+      const refused = (route: string, status: number, started: number) => reportSocketEvent(answers!, route, status, started);
       io.on('connection', (socket) => {
         (io.of('/').adapter as unknown as RecoveringAdapter).resume(socket as never);
         guardSocketEvents(
@@ -104,20 +124,25 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
           MAX_EVENT_BYTES,
           (error) => options.logger.error({ err: error, socketId: socket.id }, 'socket event guard failed; socket dropped'),
           areaEvents,
+          refused,
         );
-        if (options.limits) limitSubscriptions(socket, options.limits.subscriptionsPerSocket);
-        handleLobbyEvents(socket, services, readCredentials, options.logger);
+        if (options.limits) limitSubscriptions(socket, options.limits.subscriptionsPerSocket, subscriptionKinds, refused);
+        handleLobbyEvents(socket, services, broadcast.fanout, readCredentials, options.logger);
         for (const handler of connectionHandlers) handler(socket);
       });
       stopPresence = keepSessionsOnline(io, services.presence, options.logger);
+      backpressure.attach(io.of('/'), broadcast.fanout);
     },
-    onConnection(events, handler) {
-      for (const event of events) areaEvents.add(event);
-      connectionHandlers.push(handler);
+    serveFeed(feed) {
+      for (const event of [feed.subscribe, feed.unsubscribe]) areaEvents.add(event);
+      subscriptionKinds.push(feedSubscriptions(feed));
+      connectionHandlers.push((socket) => serveRoomFeed(socket as never, feed, roomFanout, answers!));
     },
+    deliverToRoom: (room, event, payload, version) => roomFanout.deliver(room, event, payload, version),
     close: () =>
       (closing ??= (async () => {
         stopPresence?.();
+        backpressure.stop();
         broadcast.flush();
         await io.close();
       })()),

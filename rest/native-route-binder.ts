@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { HttpResponse } from 'uWebSockets.js';
 import type { BodyOf, ParamsOf, RouteContract } from '../schema/route-contract';
 import { pathParameterReader, type UwsApp } from '../host/uws-host';
@@ -13,7 +14,7 @@ export interface NativeRouteDeps<C> extends ExchangeDeps {
   addressOf: (peer: string, forwardedFor: string | undefined) => string;
 }
 
-export type NativeHandler<R, C> = (input: { params: ParamsOf<R>; body: BodyOf<R>; caller: C }) => Promise<unknown>;
+export type NativeHandler<R, C> = (input: { params: ParamsOf<R>; body: BodyOf<R>; caller: C; log: Logger }) => Promise<unknown>;
 
 /** How a route's body is read, when not as the lobby commands' (JSON only, up to the 1 MB guard). */
 export interface NativeBodyRules {
@@ -43,9 +44,10 @@ export function bindNativeRoute<R extends RouteContract, C>(
   if (route.query || route.publicCache || route.method === 'get') throw new Error(`${route.operationId}: native routes bind bodied commands only`);
   const method = route.method.toUpperCase();
   const pathParameters = pathParameterReader(route.path);
+  deps.bindings?.bound(route, 'native');
   app[UWS_METHOD[route.method]](route.path, (res, req) => {
     const refusal = framingRefusal(req, bodyRules.maxBytes);
-    if (refusal) return sendRefusal(res, refusal);
+    if (refusal) return sendRefusal(res, req, refusal, deps, route.path);
     const request = readNativeRequest(req, res, method);
     const door = new NativeResponse(res, request);
     const rawParams = pathParameters(req);
@@ -60,7 +62,7 @@ export function bindNativeRoute<R extends RouteContract, C>(
         presented: presentedOfNative(request, deps.addressOf),
         input: async () => ({ params: decodeParameters(rawParams), query: {}, body: parseJsonBody(method, request.headers['content-type'], await body, bodyRules.textPlainJson) }),
       },
-      ({ params, body: parsed, caller }) => handler({ params, body: parsed, caller }),
+      handler,
       door,
     );
   });

@@ -2,16 +2,17 @@ import type express from 'express';
 import type { Router } from 'express';
 import expressify from 'uwebsockets-express';
 import type { UwsApp } from '../host/uws-host';
+import type { DoorRoutes } from '../src/door/door-routes';
 import { READ_BODY_MAX_MS } from '../host/body-size-guard';
 import { errorHandler, notFound } from './middleware/error-handler';
 import { uwsResponseFixes } from './middleware/uws-response-fixes';
-import { setExpressDoorDeps, type ExpressDoorDeps } from './route-binder';
+import { contractsBoundOn, setExpressDoorDeps, type ExpressDoorDeps } from './route-binder';
 
 export interface RestAppOptions {
   /** The exchange's deps (in-flight, logger, observers, client address) every bound route runs with. */
   door: ExpressDoorDeps;
-  /** Routers in mount order; each is built by the composition root with its dependencies. */
-  routers: Router[];
+  /** Routers in mount order (express routers the rest/ binders built); each is built by the composition root with its dependencies. */
+  routers: DoorRoutes[];
 }
 
 /**
@@ -25,7 +26,10 @@ export function mountRestApp(uws: UwsApp, options: RestAppOptions): express.Appl
   app.set('etag', false);
   setExpressDoorDeps(app, options.door);
   app.use(uwsResponseFixes);
-  for (const router of options.routers) app.use(router);
+  // The composition root hands them on without naming express (src/door/door-routes.ts).
+  const routers = options.routers as Router[];
+  for (const router of routers) app.use(router);
+  for (const route of contractsBoundOn(routers)) options.door.bindings?.bound(route, 'express');
   app.use(notFound);
   app.use(errorHandler());
   return app;

@@ -3,6 +3,7 @@ import * as admin from './admin';
 import * as approvals from './approvals';
 import * as clientLogs from './client-logs';
 import * as community from './community';
+import * as cups from './cups';
 import { ErrorBody, OkBody } from './common';
 import * as identity from './identity';
 import * as lobby from './lobby';
@@ -80,6 +81,8 @@ registerComponents({
   ClientLog: clientLogs.ClientLogView, ClientLogPage: clientLogs.ClientLogPage,
   Webhook: notifications.WebhookView, WebhookPage: notifications.WebhookPage, Delivery: notifications.DeliveryView,
   DeliveryPage: notifications.DeliveryPage,
+  Cup: cups.CupView, CupPage: cups.CupPage, CupPayout: cups.PayoutView, CupEntryOrder: cups.CupEntryOrder, CupRefund: cups.CupRefundView,
+  Prize: tournaments.Prize,
 });
 
 registerBodyComponents({
@@ -106,4 +109,5 @@ registerBodyComponents({
   CommunityReportBody: community.ReportBody, ReportResolveBody: community.ReportResolveBody,
   ClientLogBody: clientLogs.ClientLogBody,
   WebhookCreateBody: notifications.WebhookCreateBody, WebhookPatchBody: notifications.WebhookPatchBody,
+  CupCaptureBody: cups.CupCaptureBody, PayoutPaidBody: cups.PayoutPaidBody,
 });

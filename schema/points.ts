@@ -10,7 +10,7 @@ export const PointBalance = v.object({
 });
 export type PointBalance = v.InferOutput<typeof PointBalance>;
 
-export const PointKind = v.picklist(['match', 'redeem', 'custom_avatar', 'admin_award']);
+export const PointKind = v.picklist(['match', 'redeem', 'custom_avatar', 'admin_award', 'cup_entry', 'cup_refund', 'cup_prize']);
 
 /** One ledger row: `amount` is signed, `balance_after` is the balance this row left. */
 export const PointTransaction = v.object({

@@ -15,7 +15,11 @@ const LobbyCode = v.string('code must be a string');
 export const TeamSubscribePayload = v.object({ id: v.pipe(v.number('id must be a number'), v.integer('id must be an integer'), v.minValue(1, 'id must be positive')) });
 export type TeamSubscribePayload = v.InferOutput<typeof TeamSubscribePayload>;
 
-export const LobbySubscribePayload = v.object({ code: LobbyCode });
+/**
+ * `patches: true` asks for `lobby:patch` instead of `lobby:update` after the snapshot (a full
+ * `lobby:update` still comes whenever a patch could not follow on from what the client holds).
+ */
+export const LobbySubscribePayload = v.object({ code: LobbyCode, patches: v.optional(v.boolean('patches must be a boolean')) });
 export type LobbySubscribePayload = v.InferOutput<typeof LobbySubscribePayload>;
 
 /**
@@ -28,20 +32,44 @@ export const LobbyCommandPayload = v.looseObject({
 });
 export type LobbyCommandPayload = v.InferOutput<typeof LobbyCommandPayload>;
 
-export type AckError = { error: string; status: number };
+/** A refusal: the REST route's status and error; `retry_after_s` where the route would send Retry-After (a 429, a 503). */
+export type AckError = { error: string; status: number; retry_after_s?: number };
 /** A command's answer: the REST route's status and body (`{ok: true, status: 201, match_id}`), or its refusal. */
 export type CommandAck = ({ ok: true; status: number } & Record<string, unknown>) | AckError;
 export type SubscribeAck = { lobby: LobbyDetail } | AckError;
 export type LobbiesAck = { lobbies: LobbySummary[] } | AckError;
 
 /**
- * The whole lobby after a change (`version` + 1), or again at the same version when only the clock
- * changed its view (a ready flag ran out). Clients drop older versions and re-subscribe on a gap.
+ * The whole lobby after a change (`version` + 1). After the subscribe ack a subscriber gets exactly
+ * the versions above the snapshot's, each once, in order; a version that skips one (a client too
+ * slow to read its socket loses messages) means: subscribe again for a fresh snapshot.
  */
 export interface LobbyUpdate {
   code: string;
   version: number;
   lobby: LobbyDetail;
+  /**
+   * Set only on the last version sent again to a socket that may have had frames skipped
+   * (realtime/backpressure-watch.ts): a client holding this version ignores it; any other
+   * delivery of a version the client holds is a server fault.
+   */
+  reannounced?: true;
+}
+
+/** One RFC 6902 operation (only these three are sent); `path` is an RFC 6901 pointer into the LobbyDetail. */
+export type LobbyPatchOp = { op: 'add' | 'replace'; path: string; value: unknown } | { op: 'remove'; path: string };
+
+/**
+ * For a `patches: true` subscriber: `ops` turn the LobbyDetail at `base_version` (always
+ * `version - 1`) into the one at `version`. A client holding another version than `base_version`
+ * subscribes again; the server itself sends a full `lobby:update` instead whenever it cannot
+ * vouch for the base (after a gap in what it received).
+ */
+export interface LobbyPatch {
+  code: string;
+  version: number;
+  base_version: number;
+  ops: LobbyPatchOp[];
 }
 
 export interface ClientToServerEvents {
@@ -58,6 +86,7 @@ export interface ClientToServerEvents {
 
 export interface ServerToClientEvents {
   'lobby:update': (payload: LobbyUpdate) => void;
+  'lobby:patch': (payload: LobbyPatch) => void;
   'lobby:chat': (payload: { code: string; message: LobbyChatMessage }) => void;
   'lobbies:update': (payload: { lobbies: LobbySummary[] }) => void;
   'thread:post': (payload: ThreadPostPush) => void;

@@ -14,7 +14,28 @@ const SwissRounds = v.pipe(v.number(), v.integer('must be an integer'), v.minVal
 const CheckInMinutes = v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0, 'must be 0-1440'), v.maxValue(1440, 'must be 0-1440'));
 const Score = v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0, 'must be 0-99'), v.maxValue(99, 'must be 0-99'));
 
-export const TournamentCreateBody = v.object({
+const WholeNumber = v.pipe(v.number(), v.integer('must be an integer'));
+
+/** A cup's fee: "points", or the premium currency's minor unit (cents). */
+export const EntryFeeBody = v.object({
+  amount: v.pipe(WholeNumber, v.minValue(1, 'must be at least 1')),
+  /** Points unless said otherwise: paid games of skill need PayPal's pre-approval, so leagues run points cups. */
+  currency: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(8)), 'points'),
+});
+export const PrizeBody = v.object({
+  rank: v.pipe(WholeNumber, v.minValue(1, 'must be at least 1'), v.maxValue(256, 'must be at most 256')),
+  percent: v.pipe(WholeNumber, v.minValue(1, 'must be 1-100'), v.maxValue(100, 'must be 1-100')),
+});
+const HousePercent = v.pipe(WholeNumber, v.minValue(0, 'must be 0-50'), v.maxValue(50, 'must be 0-50'));
+
+/** What makes a tournament a cup; fixed at creation (a fee paid under other terms is never changed after). */
+const CupFields = {
+  entry_fee: v.optional(v.nullable(EntryFeeBody)),
+  prizes: v.optional(v.pipe(v.array(PrizeBody), v.maxLength(256))),
+  house_percent: v.optional(HousePercent),
+};
+
+const SettingsFields = {
   name: Name,
   format: LobbyFormat,
   kind: TournamentKind,
@@ -24,10 +45,12 @@ export const TournamentCreateBody = v.object({
   starts_at: IsoDateTime,
   check_in_minutes: v.optional(CheckInMinutes),
   roster_locked: v.optional(v.boolean()),
-});
+};
+
+export const TournamentCreateBody = v.object({ ...SettingsFields, ...CupFields });
 export type TournamentCreateBody = v.InferOutput<typeof TournamentCreateBody>;
 
-export const TournamentPatchBody = v.partial(TournamentCreateBody);
+export const TournamentPatchBody = v.partial(v.object(SettingsFields));
 export type TournamentPatchBody = v.InferOutput<typeof TournamentPatchBody>;
 
 export const TeamSummaryView = v.object({
@@ -47,6 +70,7 @@ export const TournamentEntryView = v.object({
 });
 
 export const EntryFee = v.object({ amount: v.number(), currency: v.string() });
+export const Prize = v.object({ rank: v.number(), percent: v.number() });
 
 export const TournamentView = v.object({
   id: v.number(),
@@ -62,6 +86,9 @@ export const TournamentView = v.object({
   roster_locked: v.boolean(),
   entries: v.array(TournamentEntryView),
   entry_fee: v.nullable(EntryFee),
+  /** A cup's prizes by rank and the house's share (absent for a plain tournament). */
+  prizes: v.optional(v.array(Prize)),
+  house_percent: v.optional(v.number()),
   created_at: v.string(),
   version: v.number(),
 });

@@ -17,9 +17,14 @@ export class InFlight {
   private readonly active = new Set<TrackedRequest>();
   private waiters: Array<() => void> = [];
   private closing = false;
+  private lastArrival = Number.NEGATIVE_INFINITY;
+
+  /** A monotonic timer, not the wall clock: only the gaps between arrivals matter. */
+  constructor(private readonly now: () => number = () => performance.now()) {}
 
   /** Starts tracking a request; answers the function that stops it (safe to call twice), or null when shutting down: refuse it. */
   enter(request: TrackedRequest): (() => void) | null {
+    this.lastArrival = this.now();
     if (this.closing) return null;
     this.active.add(request);
     let done = false;
@@ -51,6 +56,21 @@ export class InFlight {
         resolve(0);
       });
     });
+  }
+
+  /**
+   * Resolves once no request has arrived for `quietMs` (at most `capMs`). Kept-alive connections
+   * stay open after the drain: a client still using one is answered 503 with Connection: close,
+   * and only then closes it. Exiting while such clients are mid-send would reset their requests.
+   */
+  async quiet(quietMs: number, capMs: number): Promise<void> {
+    const until = this.now() + capMs;
+    for (;;) {
+      const now = this.now();
+      const wait = Math.min(this.lastArrival + quietMs, until) - now;
+      if (wait <= 0) return;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
   }
 
   /** Answers 503 to every request still running (its handler's own answer, if it ever comes, is dropped). */

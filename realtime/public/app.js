@@ -103,29 +103,59 @@
 
   // ---- one lobby -------------------------------------------------------------------------------
 
+  // Patches: after the snapshot each change arrives as a few RFC 6902 ops on the version held
+  // (a 4 KB lobby for a changed vote costs ~100 bytes). One that does not follow on from the
+  // version held (a lost message) means: take a fresh snapshot. Events still in flight while a
+  // snapshot is asked for are older than it, and dropped.
+  let syncing = false;
+
   function subscribeLobby() {
-    socket.emit('lobby:subscribe', { code: state.code }, (answer) => {
+    syncing = true;
+    socket.emit('lobby:subscribe', { code: state.code, patches: true }, (answer) => {
+      syncing = false;
       if (answer.error) {
         notice(answer.status === 404 ? `There is no lobby ${state.code}.` : answer.error);
         return;
       }
+      state.lobby = null;
       applyLobby(answer.lobby);
       loadChatHistory();
     });
   }
 
+  // A whole lobby (the server sends one when it cannot vouch for a patch's base) replaces what is
+  // held if it is newer; a patch applies only on top of its base version.
   socket.on('lobby:update', ({ code, version, lobby }) => {
-    if (code !== state.code) return;
-    const current = state.lobby ? state.lobby.version : null;
-    // The same version again is a re-announcement (a ready flag ran out: time changed the view,
-    // not the state), so only older ones are dropped.
-    if (current !== null && version < current) return;
-    if (current !== null && version > current + 1) {
-      subscribeLobby(); // missed one: take a fresh snapshot rather than trust a partial history
-      return;
-    }
-    applyLobby(lobby);
+    if (code === state.code && !syncing && state.lobby && version > state.lobby.version) applyLobby(lobby);
   });
+  socket.on('lobby:patch', ({ code, version, base_version, ops }) => {
+    if (code !== state.code || syncing || !state.lobby) return;
+    if (base_version === state.lobby.version) applyLobby(applyPatch(state.lobby, ops));
+    else if (version > state.lobby.version) subscribeLobby();
+  });
+
+  /** RFC 6902 add/remove/replace (all the server sends), as realtime/json-patch.ts does. */
+  function applyPatch(document, ops) {
+    let root = document;
+    for (const op of ops) {
+      if (op.path === '') {
+        root = op.value;
+        continue;
+      }
+      const keys = op.path.slice(1).split('/').map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'));
+      const last = keys.pop();
+      let parent = root;
+      for (const key of keys) parent = parent[key];
+      if (Array.isArray(parent)) {
+        const index = last === '-' ? parent.length : Number(last);
+        if (op.op === 'add') parent.splice(index, 0, op.value);
+        else if (op.op === 'remove') parent.splice(index, 1);
+        else parent[index] = op.value;
+      } else if (op.op === 'remove') delete parent[last];
+      else parent[last] = op.value;
+    }
+    return root;
+  }
 
   socket.on('lobby:chat', ({ code, message }) => {
     if (code === state.code) addChat(message);

@@ -1,14 +1,17 @@
 import type { NextFunction, Request, Response } from 'express';
+import { unmatchedRoute } from '../../schema/routes/site-routes';
 import { errorAnswer } from '../../src/door/error-answer';
+import { NO_CREDENTIAL } from '../../src/door/exchange';
+import { HttpError } from '../../src/door/http-refusal';
 import { notifyObservers, UNMATCHED_ROUTE } from '../../src/observability/request-observer';
-import { expressDoorDeps, presentedOf, sendThroughExpress } from '../route-binder';
+import { exchangeThroughExpress, expressDoorDeps, presentedOf, sendThroughExpress } from '../route-binder';
 
 export { errorAnswer, type ErrorAnswer } from '../../src/door/error-answer';
 
 /**
- * What the express app answers outside a bound route (a path no route matches, or an error the
- * router raised before the exchange ran, such as a malformed percent escape): the exchange's own
- * error mapping, request id and observers, with the route reported as 'unmatched'.
+ * What the express app answers when the router raised an error before the exchange ran (a
+ * malformed percent escape): the exchange's own error mapping, request id and observers, with the
+ * route reported as 'unmatched'.
  */
 function answerUnmatched(req: Request, res: Response, status: number, headers: Record<string, string>, body: unknown): void {
   const deps = expressDoorDeps(req);
@@ -27,6 +30,11 @@ export function errorHandler() {
   };
 }
 
+const NOTHING = { params: {}, query: {}, body: {} };
+
+/** A path no route matches: through the one exchange (a key in the URL 401, a shutdown 503), then 404 {error}. */
 export function notFound(req: Request, res: Response): void {
-  answerUnmatched(req, res, 404, {}, { error: 'not found' });
+  void exchangeThroughExpress(req, res, unmatchedRoute, NO_CREDENTIAL, () => NOTHING, () => {
+    throw new HttpError(404, 'not found');
+  });
 }

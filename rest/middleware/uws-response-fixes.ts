@@ -9,13 +9,17 @@ import type { NextFunction, Request, Response } from 'express';
  *   single cookie, so each value is written as its own header;
  * - a HEAD answer would carry the body a handler ends with (uWS does not know HEAD), which the
  *   client reads as the start of the next response, so HEAD ends without one;
- * - the head and the body are corked apart (two socket writes per response): one cork holds both.
+ * - the head and the body are corked apart (two socket writes per response): one cork holds both;
+ * - an answer that says `Connection: close` (a shutdown's 503, a stalled body's 408) was written
+ *   with the header yet left the connection open, so the client's next request on it met a
+ *   closing server: such an answer now ends the connection, as the native door's does.
  */
 interface UwsBackedResponse {
   aborted?: boolean;
   writableEnded?: boolean;
-  res: { cork(cb: () => void): void; writeStatus(s: string): void; writeHeader(k: string, v: string): void; endWithoutBody(): void };
+  res: { cork(cb: () => void): void; writeStatus(s: string): void; writeHeader(k: string, v: string): void; write(chunk: unknown): void; end(body?: unknown, closeConnection?: boolean): void; endWithoutBody(): void };
   finished?: boolean;
+  outputData?: Array<{ data: unknown }>;
   _headerSent?: boolean;
 }
 
@@ -27,12 +31,28 @@ export function uwsResponseFixes(req: Request, res: Response, next: NextFunction
   const originalWriteHead = (res.writeHead as unknown as (...args: unknown[]) => void).bind(res);
   let endedAborted = false;
   const head = req.method === 'HEAD';
+  const outHeaders = () => raw[kOutHeaders] as Record<string, unknown> | undefined;
+  const closes = () => String(outHeaders()?.connection ?? '').toLowerCase() === 'close';
+  /** The adapter's own end (uwebsockets-express ServerResponse), with uWS told to close after the answer. */
+  const endAndClose = (body: unknown): Response => {
+    if (raw.writableEnded) return res;
+    if (!raw._headerSent) {
+      // uWS writes its own `Connection: close` when told to close; one is enough.
+      delete outHeaders()?.connection;
+      res.writeHead(res.statusCode);
+    }
+    for (const chunk of raw.outputData ?? []) raw.res.write(chunk.data);
+    raw.res.end(body ?? '', true);
+    raw.finished = true;
+    res.emit('finish');
+    return res;
+  };
   (res as unknown as { end: unknown }).end = (...args: unknown[]) => {
     if (!raw.aborted && !head) {
       // The adapter corks the head and the body separately: two sends per response. Inside one
       // outer cork (uWS runs a nested cork's callback as part of it) the whole answer is one send.
       let ended: Response = res;
-      raw.res.cork(() => (ended = originalEnd(...args)));
+      raw.res.cork(() => (ended = closes() ? endAndClose(args[0]) : originalEnd(...args)));
       return ended;
     }
     if (!raw.aborted) {

@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
-import type { Logger } from 'pino';
 import { authRoutes } from '../../schema/routes/auth-routes';
 import type { Caller } from '../../src/identity/caller';
 import { userOf } from '../../src/identity/caller';
 import type { Authenticator } from '../../src/identity/authenticator';
 import type { ChatAccountLink } from '../../src/identity/chat-account-link';
 import type { PlatformLogin } from '../../src/identity/platform-login';
-import { isOwnNavigation, originOfUrl } from '../../src/identity/request-site';
 import {
   loginStateClearCookie,
   loginStateSetCookie,
@@ -24,7 +22,7 @@ import { bindRoute, RESPONDED, type Authenticate } from '../route-binder';
 
 export interface AuthRouterDeps {
   authenticate: Authenticate<Caller>;
-  authenticator: Pick<Authenticator, 'optionalSession'>;
+  authenticator: Pick<Authenticator, 'sessionToEnd'>;
   login: PlatformLogin;
   chat: ChatAccountLink;
   sessions: Pick<SessionStore, 'destroy'>;
@@ -32,22 +30,9 @@ export interface AuthRouterDeps {
   premium: { premiumUntil(userId: number, now: Date): Promise<Date | null> };
   publicUrl: string;
   clock: () => number;
-  logger: Logger;
 }
 
 const LOGIN_STATE_BYTES = 24;
-
-const header = (req: Request, name: string): string | undefined => {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};
-
-const siteHeadersOf = (req: Request) => ({
-  origin: header(req, 'origin'),
-  referer: header(req, 'referer'),
-  host: header(req, 'host'),
-  secFetchSite: header(req, 'sec-fetch-site'),
-});
 
 const queryOf = (req: Request) => new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
 
@@ -63,8 +48,7 @@ function redirect(res: Response, location: string): typeof RESPONDED {
 /** Login, logout and the chat account link: browser redirects that land back on the site. */
 export function authRouter(deps: AuthRouterDeps): Router {
   const router = Router();
-  const publicOrigin = originOfUrl(deps.publicUrl);
-  const { authenticate, logger } = deps;
+  const { authenticate } = deps;
 
   bindRoute(router, authRoutes.platformLogin, authenticate, ({ res }) => {
     const state = randomBytes(LOGIN_STATE_BYTES).toString('base64url');
@@ -72,7 +56,7 @@ export function authRouter(deps: AuthRouterDeps): Router {
     return redirect(res, deps.login.redirectUrl(state).href);
   });
 
-  bindRoute(router, authRoutes.platformCallback, authenticate, async ({ req, res }) => {
+  bindRoute(router, authRoutes.platformCallback, authenticate, async ({ req, res, log }) => {
     let outcome;
     try {
       outcome = await deps.login.complete(queryOf(req), readSessionCookie(req.headers.cookie), readLoginStateCookie(req.headers.cookie));
@@ -80,29 +64,28 @@ export function authRouter(deps: AuthRouterDeps): Router {
       // A store that cannot answer now is said as it is, a 503 page the browser can retry, not hidden behind a redirect.
       const mapped = toHttpError(error);
       if (mapped?.status === 503) {
-        logger.warn({ err: error }, 'login deferred: a store is unavailable');
+        log.warn({ err: error }, 'login deferred: a store is unavailable');
         res.status(503).set({ ...mapped.headers, 'content-type': 'text/html; charset=utf-8' }).send(UNAVAILABLE_PAGE);
         return RESPONDED;
       }
-      logger.error({ err: error }, 'login failed');
+      log.error({ err: error }, 'login failed');
       return redirect(res, '/?login_error=server_error');
     }
     // A login state is good for one callback, whatever its outcome.
     const clearState = loginStateClearCookie(deps.publicUrl);
     if (!outcome.ok) {
-      logger.info({ reason: outcome.reason }, 'login refused');
+      log.info({ reason: outcome.reason }, 'login refused');
       res.setHeader('Set-Cookie', clearState);
       return redirect(res, `/?login_error=${outcome.reason}`);
     }
-    logger.info({ userId: outcome.user.id, platformId: outcome.user.platformId, isAdmin: outcome.user.isAdmin }, 'logged in');
+    log.info({ userId: outcome.user.id, platformId: outcome.user.platformId, isAdmin: outcome.user.isAdmin }, 'logged in');
     res.setHeader('Set-Cookie', [sessionSetCookie(outcome.cookieValue, deps.publicUrl), clearState]);
     return redirect(res, '/?logged_in=1');
   });
 
-  bindRoute(router, authRoutes.logout, authenticate, async ({ req, res }) => {
-    // A link on another site must not end the session (request-site.ts).
-    if (!isOwnNavigation(siteHeadersOf(req), publicOrigin)) throw new HttpError(403, 'cross-site logout refused: log out from this site');
-    await deps.sessions.destroy(readSessionCookie(req.headers.cookie));
+  // The credential step names the session to end, and refuses a link on another site (403).
+  bindRoute(router, authRoutes.logout, (request) => deps.authenticator.sessionToEnd(request), async ({ caller: sessionCookie, res }) => {
+    await deps.sessions.destroy(sessionCookie);
     res.setHeader('Set-Cookie', sessionClearCookie(deps.publicUrl));
     return redirect(res, '/');
   });
@@ -114,17 +97,18 @@ export function authRouter(deps: AuthRouterDeps): Router {
     return redirect(res, (await deps.chat.begin(userOf(caller).id)).href);
   });
 
-  bindRoute(router, authRoutes.chatCallback, authenticate, async ({ query, req, res }) => {
-    const session = await deps.authenticator.optionalSession(req.headers.cookie);
+  // optionalSession on the contract: the credential step names the user who started the link, if any.
+  bindRoute(router, authRoutes.chatCallback, authenticate, async ({ query, caller, res, log }) => {
+    const userId = caller.user?.id ?? null;
     let outcome;
     try {
-      outcome = await deps.chat.complete(query, session?.user.id ?? null);
+      outcome = await deps.chat.complete(query, userId);
     } catch (error) {
-      logger.error({ err: error }, 'chat link failed');
+      log.error({ err: error }, 'chat link failed');
       return redirect(res, '/?chat_error=server_error');
     }
     if (!outcome.ok) {
-      logger.info({ reason: outcome.reason, userId: session?.user.id }, 'chat link refused');
+      log.info({ reason: outcome.reason, userId }, 'chat link refused');
       return redirect(res, `/?chat_error=${outcome.reason}`);
     }
     return redirect(res, '/?chat_linked=1');

@@ -1,16 +1,15 @@
 import { Router } from 'express';
+import { siteRoutes } from '../../schema/routes/site-routes';
+import { NO_CREDENTIAL, PreparedAnswer } from '../../src/door/exchange';
+import { bindRoute } from '../route-binder';
 
-/** The OpenAPI document and a page that renders it without any third-party script. */
+/** The OpenAPI document and a page that renders it without any third-party script, through the one exchange. */
 export function docsRouter(document: () => object): Router {
   const router = Router();
-  let cached: string | undefined;
-  router.get('/openapi.json', (_req, res) => {
-    cached ??= JSON.stringify(document());
-    res.type('application/json').send(cached);
-  });
-  router.get('/docs', (_req, res) => {
-    res.type('text/html').send(DOCS_PAGE);
-  });
+  let cached: PreparedAnswer | undefined;
+  bindRoute(router, siteRoutes.openApi, NO_CREDENTIAL, () => (cached ??= new PreparedAnswer(200, Buffer.from(JSON.stringify(document())), { 'Content-Type': 'application/json; charset=utf-8' })));
+  const page = new PreparedAnswer(200, Buffer.from(DOCS_PAGE), { 'Content-Type': 'text/html; charset=utf-8' });
+  bindRoute(router, siteRoutes.docs, NO_CREDENTIAL, () => page);
   return router;
 }
 

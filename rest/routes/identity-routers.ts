@@ -1,8 +1,7 @@
 import type { Router } from 'express';
-import type { Logger } from 'pino';
 import type { Config } from '../../src/config/config';
 import type { UsersRepository } from '../../src/db/users-repository';
-import type { Identity } from '../../src/identity/identity-services';
+import type { Identity } from '../../src/composition/identity';
 import type { Presence } from '../../src/identity/presence';
 import type { PointsShop } from '../../src/identity/profile-shop';
 import { adminKeysRouter } from './admin-keys-routes';
@@ -16,7 +15,6 @@ export interface IdentityRoutersInput {
   users: UsersRepository;
   presence: Presence;
   clock: () => number;
-  logger: Logger;
   /** The points system behind set-custom-avatar and set-profile-makeover. */
   shop: PointsShop;
 }
@@ -26,7 +24,7 @@ export interface IdentityRoutersInput {
  * and must be mounted after every other router.
  */
 export function identityRouters(input: IdentityRoutersInput): { routers: Router[]; last: Router } {
-  const { identity, users, clock, logger } = input;
+  const { identity, users, clock } = input;
   const authenticate = identity.authenticate;
   const routers = [
     authRouter({
@@ -39,7 +37,6 @@ export function identityRouters(input: IdentityRoutersInput): { routers: Router[
       premium: identity.premium,
       publicUrl: input.config.publicUrl,
       clock,
-      logger,
     }),
     keysRouter({ authenticate, keys: identity.apiKeys }),
     adminKeysRouter({ authenticate, keys: identity.apiKeys, keyAdmin: identity.keyAdmin, users }),

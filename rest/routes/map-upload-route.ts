@@ -32,19 +32,20 @@ const ENVELOPE_BYTES = 64 * 1024;
  * (`res.pause()`/`res.resume()`), never held whole. Nothing is parsed until the caller is known to
  * be allowed to upload. A refusal mid-body answers once the upload is cleaned up (no file, a
  * `rejected` row), and the rest of the declared body is read and discarded so the client, still
- * sending, reads the answer (rest/native-door.ts).
+ * sending, reads the answer (host/native-door.ts).
  */
 export function installMapUploadRoute(app: UwsApp, deps: MapUploadRouteDeps): void {
   const route = mapsRoutes.upload;
   const bodyLimit = deps.library.maxBytes + ENVELOPE_BYTES;
   const tooLarge = () => new HttpError(413, `map files are limited to ${deps.library.maxBytes} bytes`);
+  deps.bindings?.bound(route, 'native');
 
   app.post(route.path, (res, req) => {
     const refusal = framingRefusal(req, bodyLimit, { chunked: true });
     if (refusal) {
       // The route's own words for a declared size over its limit.
       if (refusal.status.startsWith('413')) refusal.error = tooLarge().message;
-      return sendRefusal(res, refusal);
+      return sendRefusal(res, req, refusal, deps, route.path);
     }
     const request = readNativeRequest(req, res, 'POST');
     const door = new NativeResponse(res, request);

@@ -4,8 +4,8 @@ import { MAX_CLIENT_LOG_BODY_BYTES, type ClientLogView } from '../../schema/clie
 import { observabilityRoutes } from '../../schema/routes/observability-routes';
 import type { ClientLogRecord, ClientLogRepository } from '../../src/db/client-log-repository';
 import type { PresentedRequest } from '../../src/door/presented-request';
+import type { Authenticator } from '../../src/identity/authenticator';
 import type { Caller } from '../../src/identity/caller';
-import { originOfUrl, requestSite } from '../../src/identity/request-site';
 import type { ClientLogIntake, ClientLogSender } from '../../src/observability/client-log-intake';
 import type { Metrics } from '../../src/observability/metrics';
 import type { UwsApp } from '../../host/uws-host';
@@ -14,13 +14,10 @@ import { HttpError } from '../http-error';
 import { bindNativeRoute, type NativeRouteDeps } from '../native-route-binder';
 import { bindRoute, RESPONDED, type Authenticate } from '../route-binder';
 
-/** The session a cookie header names, if any (the authenticator's optionalSession). */
-export type SessionOfCookie = (cookieHeader: string | undefined) => Promise<{ user: { id: number } } | null | undefined>;
-
 export interface ClientLogRouteDeps extends NativeRouteDeps<Caller> {
   intake: ClientLogIntake;
-  optionalSession: SessionOfCookie;
-  publicUrl: string;
+  /** The credential step's session of this site's pages only (the authenticator's). */
+  sameSiteSession: Authenticator['sameSiteSession'];
 }
 
 /**
@@ -32,12 +29,6 @@ export interface ClientLogRouteDeps extends NativeRouteDeps<Caller> {
  * the rate limits.
  */
 export function installClientLogRoute(app: UwsApp, deps: ClientLogRouteDeps): void {
-  const publicOrigin = originOfUrl(deps.publicUrl);
-  const senderOf = async (req: PresentedRequest): Promise<ClientLogSender> => {
-    const site = requestSite({ origin: req.origin, referer: req.referer, host: req.host }, publicOrigin);
-    const session = site === 'foreign' || req.secFetchSite === 'cross-site' ? null : await deps.optionalSession(req.cookie);
-    return { userId: session?.user.id ?? null, address: req.clientAddress, userAgent: req.userAgent };
-  };
   bindNativeRoute<typeof observabilityRoutes.submitClientLogs, ClientLogSender>(
     app,
     observabilityRoutes.submitClientLogs,
@@ -45,7 +36,8 @@ export function installClientLogRoute(app: UwsApp, deps: ClientLogRouteDeps): vo
       ...deps,
       authenticate: async (req, route, trail) => {
         await deps.authenticate(req, route, trail);
-        const sender = await senderOf(req);
+        const caller = await deps.sameSiteSession(req, trail);
+        const sender: ClientLogSender = { userId: caller.user?.id ?? null, address: req.clientAddress, userAgent: req.userAgent };
         await deps.intake.admit(sender);
         return sender;
       },

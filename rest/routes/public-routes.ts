@@ -56,9 +56,10 @@ export interface RawPublicDeps extends ExchangeDeps {
 export function installRawPublicRoutes(app: UwsApp, reads: PublicReads, deps: RawPublicDeps): void {
   for (const [route, answer] of answers) {
     const pathParameters = pathParameterReader(route.path);
+    deps.bindings?.bound(route, 'native');
     getAndHead(app, route.path, (res, req, head) => {
       const refusal = framingRefusal(req);
-      if (refusal) return sendRefusal(res, refusal);
+      if (refusal) return sendRefusal(res, req, refusal, deps, route.path);
       const request = readNativeRequest(req, res, head ? 'HEAD' : 'GET');
       const params = pathParameters(req);
       const query = Object.fromEntries(new URLSearchParams(req.getQuery() ?? ''));

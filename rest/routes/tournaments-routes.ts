@@ -4,15 +4,17 @@ import { userOf, type Caller } from '../../src/identity/caller';
 import type { TournamentCommands } from '../../src/tournaments/tournament-commands';
 import type { TournamentReads } from '../../src/tournaments/tournament-reads';
 import { toMatchView } from '../../src/tournaments/tournament-views';
-import { bindRoute, type Authenticate } from '../route-binder';
+import { bindRoute, RESPONDED, type Authenticate } from '../route-binder';
 
 export interface TournamentsRouterDeps {
   authenticate: Authenticate<Caller>;
   commands: TournamentCommands;
   reads: TournamentReads;
+  /** A money cup's entry: the PayPal order to pay (answered 200); null for any other tournament. */
+  paidEntry?: (tournamentId: number, teamId: number, userId: number) => Promise<{ order_id: string; approval_url: string } | null>;
 }
 
-export function tournamentsRouter({ authenticate, commands, reads }: TournamentsRouterDeps): Router {
+export function tournamentsRouter({ authenticate, commands, reads, paidEntry }: TournamentsRouterDeps): Router {
   const router = Router();
 
   bindRoute(router, routes.create, authenticate, async ({ caller, body }) => reads.tournament(await commands.create(body, userOf(caller).id)));
@@ -45,7 +47,12 @@ export function tournamentsRouter({ authenticate, commands, reads }: Tournaments
   bindRoute(router, routes.bracket, authenticate, ({ params }) => reads.bracket(params.id));
   bindRoute(router, routes.standings, authenticate, ({ params }) => reads.standings(params.id));
 
-  bindRoute(router, routes.enter, authenticate, async ({ caller, params, body }) => {
+  bindRoute(router, routes.enter, authenticate, async ({ caller, params, body, res }) => {
+    const order = await paidEntry?.(params.id, body.team_id, userOf(caller).id);
+    if (order) {
+      res.status(200).json(order);
+      return RESPONDED;
+    }
     await commands.enter(params.id, body.team_id, userOf(caller).id);
     const entry = (await reads.tournament(params.id)).entries.find((e) => e.team.id === body.team_id);
     return entry;

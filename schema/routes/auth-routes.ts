@@ -54,7 +54,7 @@ export const authRoutes = {
     success: redirect('To the authorize page'), errors: [401, 503],
   }),
   chatCallback: defineRoute({
-    operationId: 'chatLinkCallback', method: 'get', path: '/auth/chat/callback', tag, auth: [],
+    operationId: 'chatLinkCallback', method: 'get', path: '/auth/chat/callback', tag, auth: [], optionalSession: true,
     description:
       'Where the chat platform sends the browser back after authorizing. It always redirects: to /?chat_linked=1 once the account is linked to the user who started the link, or to /?chat_error=<reason> (already_linked when the chat account belongs to another user).',
     summary:

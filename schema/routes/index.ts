@@ -20,6 +20,7 @@ import { approvalsRoutes } from './approvals-routes';
 import { observabilityRoutes } from './observability-routes';
 import { tournamentsRoutes } from './tournaments-routes';
 import { devLoginRoutes } from './dev-login-routes';
+import { cupsRoutes } from './cups-routes';
 
 /** Every route the server registers; the OpenAPI document is built from this list. */
 export const allRoutes: RouteContract[] = [
@@ -45,4 +46,5 @@ export const allRoutes: RouteContract[] = [
   ...Object.values(approvalsRoutes),
   ...Object.values(observabilityRoutes),
   ...Object.values(tournamentsRoutes),
+  ...Object.values(cupsRoutes),
 ];

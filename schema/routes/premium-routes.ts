@@ -66,7 +66,7 @@ export const premiumRoutes = {
   paypalWebhook: defineRoute({
     operationId: 'paypalWebhook', method: 'post', path: '/api/premium/paypal-webhook', tag, auth: [],
     description:
-      'PayPal\'s webhook, for PayPal only: the event is verified with PayPal (400 when it is not), then a completed capture or an approved order completes an order whose buyer never came back; an order completes once. 503 when the webhook is not configured.',
+      'PayPal\'s webhook, for PayPal only: the event is verified with PayPal (400 when it is not), then a completed capture or an approved order completes an order whose buyer never came back; an order completes once. Cup entry orders are routed here too: an approved or captured one enters its team, PAYMENT.CAPTURE.REFUNDED confirms a cup refund. 503 when the webhook is not configured.',
     bodyExample: { id: 'WH-2WR32451HC0233532-67976317FL4543714', event_type: 'PAYMENT.CAPTURE.COMPLETED' },
     summary: "PayPal's webhook, verified with PayPal: PAYMENT.CAPTURE.COMPLETED and CHECKOUT.ORDER.APPROVED complete an order whose buyer never came back; an order completes once",
     body: PayPalWebhookBody, success: { status: 200, schema: OkBody }, errors: [400, 502, 503],

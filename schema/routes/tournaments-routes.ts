@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { defineRoute, type Credential } from '../route-contract';
+import { CupEntryOrder } from '../cups';
 import {
   AdminResultBody, BracketView, DisputeBody, OkView, ReportBody, StandingView, TeamIdBody, TournamentCreateBody, TournamentEntryView,
   TournamentIdParams, TournamentListQuery, TournamentMatchParams, TournamentMatchView, TournamentPage, TournamentPatchBody,
@@ -15,21 +16,21 @@ export const tournamentsRoutes = {
   create: defineRoute({
     operationId: 'createTournament', method: 'post', path: '/api/admin/tournaments', ...admin, body: TournamentCreateBody,
     summary: 'Create a tournament open for signups',
-    description: 'An admin creates a tournament of one bracket kind for a lobby format. Swiss takes swiss_rounds (default ceil(log2 teams)); check_in_minutes 0 means no check-in; the roster is locked while it runs unless roster_locked is false.',
+    description: 'An admin creates a tournament of one bracket kind for a lobby format. Swiss takes swiss_rounds (default ceil(log2 teams)); check_in_minutes 0 means no check-in; the roster is locked while it runs unless roster_locked is false. With entry_fee {amount, currency} it is a cup (see the Cups tag): currency "points" (the default kind a league uses) or the premium currency in cents; prizes [{rank, percent}] sum to at most 100 (default: the winner takes the pool) and house_percent is 0-50 (default 0). The fee terms are fixed at creation. A fee in the premium currency needs PayPal: on a server without PAYPAL_CLIENT_ID/PAYPAL_CLIENT_SECRET it is refused with 409 {error} (points cups work everywhere).',
     bodyExample: { name: 'Autumn Cup', format: '6v6', kind: 'double_elimination', max_teams: 16, best_of: 3, starts_at: '2026-12-01T18:00:00Z', check_in_minutes: 30 },
-    success: { status: 201, schema: TournamentView }, errors: [400, 401, 403],
+    success: { status: 201, schema: TournamentView }, errors: [400, 401, 403, 409],
   }),
   update: defineRoute({
     operationId: 'updateTournament', method: 'patch', path: '/api/admin/tournaments/:id', ...admin, params: TournamentIdParams, body: TournamentPatchBody,
     summary: 'Edit a tournament before it starts',
-    description: 'Changes any creation field while the tournament takes signups; after the start, or when max_teams would fall below the entries already in: 409.',
+    description: 'Changes any creation field but a cup\'s fee terms while the tournament takes signups; after the start, or when max_teams would fall below the entries already in: 409.',
     bodyExample: { name: 'Autumn Cup (EU)', max_teams: 32 },
     success: { status: 200, schema: TournamentView }, errors: [400, 401, 403, 404, 409],
   }),
   cancel: defineRoute({
     operationId: 'cancelTournament', method: 'post', path: '/api/admin/tournaments/:id/cancel', ...admin, params: TournamentIdParams,
     summary: 'Cancel a tournament that has not completed',
-    description: 'The tournament becomes cancelled and its rosters unlock; a completed or already cancelled one: 409.',
+    description: 'The tournament becomes cancelled and its rosters unlock; a completed or already cancelled one: 409. A cup refunds every paid entry: points to the ledger at once, money at PayPal by the refund worker (GET /api/admin/cups/{id}/refunds).',
     success: { status: 200, schema: TournamentView }, errors: [401, 403, 404, 409],
   }),
   start: defineRoute({
@@ -78,14 +79,16 @@ export const tournamentsRoutes = {
   enter: defineRoute({
     operationId: 'enterTournament', method: 'post', path: '/api/tournaments/:id/entries', ...session, params: TournamentIdParams, body: TeamIdBody,
     summary: 'Enter a team (its leader or a captain)',
-    description: '409 when full, already entered, signups closed, the team has fewer members than the format needs, or one of its players is on another entered team (named).',
+    description: '409 when full, already entered, signups closed, the team has fewer members than the format needs, or one of its players is on another entered team (named). A points cup takes its fee from the caller\'s wallet in the same transaction (402 when short, nothing written). A money cup answers 200 {order_id, approval_url}: a PayPal order, holding no place, that POST /api/cups/{id}/entries/capture turns into the entry once paid.',
     bodyExample: { team_id: 12 },
-    success: { status: 201, schema: TournamentEntryView }, errors: [400, 401, 403, 404, 409],
+    success: { status: 201, schema: TournamentEntryView },
+    alsoSuccess: [{ status: 200, schema: CupEntryOrder, description: 'A money cup: pay this PayPal order, then capture it' }],
+    errors: [400, 401, 402, 403, 404, 409, 502, 503],
   }),
   withdraw: defineRoute({
     operationId: 'withdrawTournamentEntry', method: 'delete', path: '/api/tournaments/:id/entries/:team', ...session, params: TournamentTeamParams,
     summary: 'Withdraw a team before the start',
-    description: 'By its leader or a captain; after the start: 409.',
+    description: 'By its leader or a captain; after the start: 409. A cup refunds the fee: points to the ledger at once, money at PayPal.',
     success: { status: 204 }, errors: [401, 403, 404, 409],
   }),
   checkIn: defineRoute({

@@ -1,7 +1,8 @@
+import { machineTime } from '../clock/machine-time';
 import { userInfo } from 'node:os';
 import { withCliDatabase } from '../db/cli-database';
 import { DomainError, forbidden } from '../domain/domain-error';
-import { KeyAdmin } from './key-admin';
+import { operatorKeyAdmin } from '../composition/operator-cli';
 import { OperatorAdmin } from './operator-admin';
 
 /**
@@ -38,7 +39,7 @@ try {
       }
       const owner = await accounts.account(ref);
       if (!owner.isAdmin) throw forbidden('that account is not admin: run make-admin first');
-      const issued = await new KeyAdmin({ db, clock: Date.now }).issueAdminKey({ operator }, owner.id, label);
+      const issued = await operatorKeyAdmin(db, machineTime.wall).issueAdminKey({ operator }, owner.id, label);
       process.stderr.write(`admin key ${issued.id} (${issued.key_prefix}...) issued to user ${owner.id}; it is shown once:\n`);
       process.stdout.write(`${issued.raw_key}\n`);
     },

@@ -1,6 +1,7 @@
 import type { BanCreateBody, BanView } from '../../schema/admin';
 import { AdminAuditRepository } from '../db/admin-audit-repository';
-import { banInForce, domainBan, type BanRecord, type BanRepository } from '../db/ban-repository';
+import { domainBan, type BanRecord, type BanRepository } from '../db/ban-repository';
+import { isBanned } from '../domain/access/ban';
 import type { Database } from '../db/orm';
 import type { UserRecord } from '../db/user-record';
 import { banProblem, liftProblem } from '../domain/admin/admin-rules';
@@ -83,6 +84,6 @@ export function toBanView(ban: BanRecord, now: number): BanView {
     created_at: ban.createdAt.toISOString(),
     expires_at: ban.expiresAt?.toISOString() ?? null,
     lifted_at: ban.liftedAt?.toISOString() ?? null,
-    active: banInForce(ban, now),
+    active: isBanned(domainBan(ban), now),
   };
 }

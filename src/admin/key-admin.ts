@@ -1,14 +1,16 @@
 import type { ApiKeyIssueResponse } from '../../schema/identity';
 import { AdminAuditRepository } from '../db/admin-audit-repository';
-import { ApiKeyRepository, type ApiKeyRecord } from '../db/api-key-repository';
+import type { ApiKeyRecord, ApiKeyRepository } from '../db/api-key-repository';
 import type { EmSource } from '../db/orm';
 import { notFound } from '../domain/domain-error';
-import { ApiKeys } from '../identity/api-keys';
+import type { ApiKeys } from '../identity/api-keys';
 
 export interface KeyAdminDeps {
   db: EmSource;
+  /** Issues the key (its limits and format); run on this module's transaction. */
+  apiKeys: Pick<ApiKeys, 'issue'>;
+  keys: Pick<ApiKeyRepository, 'findById' | 'revoke'>;
   clock: () => number;
-  random?: (bytes: number) => Uint8Array;
 }
 
 /** Who acted: an admin account, or the operator at the command line (no account: actor null). */
@@ -24,14 +26,7 @@ export class KeyAdmin {
 
   async issueAdminKey(actor: KeyAdminActor, ownerId: number, label: string | null | undefined): Promise<ApiKeyIssueResponse> {
     return this.deps.db.em().transactional(async (em) => {
-      const keys = new ApiKeys({
-        keys: new ApiKeyRepository({ em: () => em }),
-        audit: { lastPerKey: async () => new Map() },
-        flushAudit: async () => undefined,
-        clock: this.deps.clock,
-        random: this.deps.random,
-      });
-      const issued = await keys.issue(ownerId, 'admin', label);
+      const issued = await this.deps.apiKeys.issue(ownerId, 'admin', label, em);
       const { raw_key: _secret, ...after } = issued;
       await AdminAuditRepository.insertIn(em, { ...who(actor), action: 'api_key.issue', targetType: 'api_key', targetId: String(issued.id), before: null, after });
       return issued;
@@ -40,10 +35,10 @@ export class KeyAdmin {
 
   async revokeKey(actor: KeyAdminActor, keyId: number): Promise<void> {
     await this.deps.db.em().transactional(async (em) => {
-      const repository = new ApiKeyRepository({ em: () => em });
+      const { keys } = this.deps;
       const at = new Date(this.deps.clock());
-      const before = await repository.findById(keyId);
-      if (!before || !(await repository.revoke(keyId, at))) throw notFound('no such active key');
+      const before = await keys.findById(keyId, em);
+      if (!before || !(await keys.revoke(keyId, at, undefined, em))) throw notFound('no such active key');
       await AdminAuditRepository.insertIn(em, {
         ...who(actor), action: 'api_key.revoke', targetType: 'api_key', targetId: String(keyId), before: auditView(before), after: auditView({ ...before, revokedAt: at }),
       });

@@ -9,6 +9,7 @@ import type { ApprovalRegistry } from './approval-registry';
 
 export interface ApprovalsDeps {
   db: EmSource;
+  repo: ApprovalRepository;
   registry: ApprovalRegistry;
   clock: () => number;
 }
@@ -29,7 +30,7 @@ export class Approvals {
   readonly #repo: ApprovalRepository;
 
   constructor(private readonly deps: ApprovalsDeps) {
-    this.#repo = new ApprovalRepository(deps.db);
+    this.#repo = deps.repo;
   }
 
   /**

@@ -19,7 +19,6 @@ import {
 import { userOf, type Caller } from '../identity/caller';
 import type { ForumPostQueue, ThreadPostPublisher } from './forum-ports';
 import { toPost, toThreadSummary } from './forum-views';
-import { renderMarkdown } from './render-markdown';
 
 export interface ForumServiceDeps {
   db: EmSource;
@@ -57,6 +56,11 @@ const EXCERPT_LENGTH = 200;
  * markdown rendered and sanitised once before it, and the post pushed to the thread's
  * subscribers after it commits.
  */
+/** markdown-it and sanitize-html are loaded with the first post written, not at start-up (about 20 MB resident). */
+async function renderLazily(source: string): Promise<string> {
+  return (await import('./render-markdown')).renderMarkdown(source);
+}
+
 export class ForumService {
   constructor(private readonly deps: ForumServiceDeps) {}
 
@@ -67,7 +71,7 @@ export class ForumService {
     const problem = threadStartProblem({ adminOnlyPosting: category.admin_only_posting }, actor);
     if (problem) throw problem;
     await this.deps.postingLimit(actor.id);
-    const bodyHtml = renderMarkdown(body.body);
+    const bodyHtml = await renderLazily(body.body);
     const at = new Date(this.deps.clock());
     const outcome = await this.deps.db.em().transactional(async (em) => {
       const pending = await this.#queued(em, actor);
@@ -83,7 +87,7 @@ export class ForumService {
   async reply(caller: Caller, threadId: number, body: string): Promise<Written<Post>> {
     const actor = await this.#writer(caller);
     await this.deps.postingLimit(actor.id);
-    const bodyHtml = renderMarkdown(body);
+    const bodyHtml = await renderLazily(body);
     const at = new Date(this.deps.clock());
     const outcome = await this.deps.db.em().transactional(async (em) => {
       // The thread row is locked: a lock or a delete committing now cannot let a reply slip past it.
@@ -104,7 +108,7 @@ export class ForumService {
 
   async edit(caller: Caller, postId: number, body: string): Promise<Post> {
     const actor = await this.#writer(caller);
-    const bodyHtml = renderMarkdown(body);
+    const bodyHtml = await renderLazily(body);
     const at = new Date(this.deps.clock());
     const row = await this.deps.db.em().transactional(async (em) => {
       const { post } = await this.#lockedPost(em, postId, actor);

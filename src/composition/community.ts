@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import type { Router } from 'express';
+import type { DoorRoutes } from '../door/door-routes';
 import type { Config } from '../config/config';
-import { handleThreadEvents, deliverThreadPost } from '../../realtime/thread-socket-handlers';
-import type { LeagueIo } from '../../realtime/socket-server';
+import { deliverThreadPost, threadFeed } from '../../realtime/thread-socket-handlers';
+import type { SocketServer } from '../../realtime/socket-server';
 import { refuseWithHttpError } from '../../rest/middleware/credentials';
 import { toHttpError } from '../../rest/error-mapping';
 import type { Authenticate } from '../../rest/route-binder';
@@ -15,7 +15,7 @@ import { ForumService } from '../community/forum-service';
 import { toPost } from '../community/forum-views';
 import type { Post } from '../../schema/community';
 import { PostingLimit } from '../community/posting-limit';
-import { BanRepository } from '../db/ban-repository';
+import type { Repositories } from './repositories';
 import { CategoryRepository } from '../db/community/category-repository';
 import { ForumReads } from '../db/community/forum-reads';
 import { ReportRepository } from '../db/community/report-repository';
@@ -30,8 +30,9 @@ export const THREAD_POSTS_CHANNEL = 'community:thread-posts';
 export interface CommunityInput {
   config: Config;
   db: Database;
+  repos: Pick<Repositories, 'bans'>;
   live: LiveStore;
-  io: LeagueIo;
+  sockets: Pick<SocketServer, 'deliverToRoom' | 'serveFeed'>;
   users: { findById(id: number): Promise<UserRecord | null> };
   authenticate: Authenticate<Caller>;
   banAuthor: BanAuthor;
@@ -42,7 +43,7 @@ export interface CommunityInput {
 }
 
 export interface Community {
-  router: Router;
+  router: DoorRoutes;
   forum: ForumService;
   /** Stops listening for other instances' post changes; call before the live store closes. */
   close(): Promise<void>;
@@ -55,7 +56,7 @@ export async function assembleCommunity(input: CommunityInput): Promise<Communit
   const categories = new CategoryRepository(db);
   // On a transaction's own connection when given one: embedded PGlite serves one connection at a time.
   const isBanned = async (userId: number, em?: EntityManager) =>
-    (await new BanRepository(em ? { em: () => em } : db).activeBan(userId, new Date(clock()))) !== null;
+    (await input.repos.bans.activeBan(userId, new Date(clock()), em)) !== null;
   const limit = new PostingLimit(live, clock, config.community.postsPerMinute, refuseWithHttpError);
   const publish = (threadId: number, post: Post) => {
     live.publish(THREAD_POSTS_CHANNEL, JSON.stringify({ thread_id: threadId, post })).catch((error: unknown) =>
@@ -81,17 +82,12 @@ export async function assembleCommunity(input: CommunityInput): Promise<Communit
     publish,
   });
   const moderation = new ForumModeration({ db, reads, categories, reports: new ReportRepository(db), forum, banAuthor: input.banAuthor, isBanned, clock });
-  const stopListening = await live.subscribe(THREAD_POSTS_CHANNEL, (message) => deliverThreadPost(input.io, message));
-  handleThreadEvents(
-    input.io,
-    {
-      visibleThread: async (userId, threadId) => {
-        const user = userId === null ? null : await input.users.findById(userId);
-        return forum.visibleThread(user ? { id: user.id, isAdmin: user.isAdmin } : null, threadId);
-      },
-      errorStatus: toHttpError,
-    },
-    logger,
+  const stopListening = await live.subscribe(THREAD_POSTS_CHANNEL, (message) => deliverThreadPost(input.sockets, message));
+  input.sockets.serveFeed(
+    threadFeed(async (userId, threadId) => {
+      const user = userId === null ? null : await input.users.findById(userId);
+      return forum.visibleThread(user ? { id: user.id, isAdmin: user.isAdmin } : null, threadId);
+    }),
   );
   const router = communityRouter({ authenticate: input.authenticate, forum, moderation, categories });
   return { router, forum, close: stopListening };

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { UsersRepository } from '../db/users-repository';
-import { demoPlatformId } from '../db/seed';
+import { demoPlatformId } from '../db/demo-players';
 import type { LobbyEngine } from '../engine/lobby-engine';
 import type { Caller } from '../identity/caller';
 

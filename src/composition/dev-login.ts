@@ -1,4 +1,4 @@
-import type { Router } from 'express';
+import type { DoorRoutes } from '../door/door-routes';
 import { devLoginRouter } from '../../rest/routes/dev-login-routes';
 import type { Config } from '../config/config';
 import type { UsersRepository } from '../db/users-repository';
@@ -13,7 +13,7 @@ export interface DevLoginAssembly {
 }
 
 /** The dev login router; the login itself exists only when DEV_LOGIN=1 outside production. */
-export function assembleDevLogin(input: DevLoginAssembly): Router {
+export function assembleDevLogin(input: DevLoginAssembly): DoorRoutes {
   const { config } = input;
   // loadConfig already refuses DEV_LOGIN=1 in production; this keeps a hand-built Config honest too.
   const on = config.devLogin && config.nodeEnv !== 'production';

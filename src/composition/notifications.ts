@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Router } from 'express';
+import type { DoorRoutes } from '../door/door-routes';
 import { notificationsRouter } from '../../rest/routes/notifications-routes';
 import type { Authenticate } from '../../rest/route-binder';
 import type { Config } from '../config/config';
@@ -35,7 +35,7 @@ export interface Notifications {
   outbox: NotificationOutbox;
   /** For the lobby record repository: lobby events go with the record's write. */
   lobbyNotices: LobbyNoticesOf;
-  router(authenticate: Authenticate<Caller>): Router;
+  router(authenticate: Authenticate<Caller>): DoorRoutes;
   /** Pending deliveries to enabled webhooks: the metrics' outbox backlog gauge. */
   backlog(): Promise<number>;
   worker: DeliveryWorker;
@@ -63,7 +63,7 @@ export async function assembleNotifications(input: NotificationsInput): Promise<
     pollMs: settings.pollMs,
     leaseMs: settings.leaseMs,
     timeoutMs: settings.timeoutMs,
-    retry: { ...DEFAULT_RETRY_POLICY, baseDelayMs: settings.retryBaseMs },
+    retry: { ...DEFAULT_RETRY_POLICY, baseDelayMs: settings.retryBaseMs, maxDelayMs: settings.retryMaxMs },
     logger,
   });
   return {

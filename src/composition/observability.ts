@@ -1,11 +1,11 @@
 import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Router } from 'express';
+import type { DoorRoutes } from '../door/door-routes';
 import { toHttpError } from '../../rest/error-mapping';
 import { refuseWithHttpError } from '../../rest/middleware/credentials';
 import type { Authenticate } from '../../rest/route-binder';
 import type { NativeRouteDeps } from '../../rest/native-route-binder';
-import { installClientLogRoute, observabilityRouter, type SessionOfCookie } from '../../rest/routes/observability-routes';
+import { installClientLogRoute, observabilityRouter, type ClientLogRouteDeps } from '../../rest/routes/observability-routes';
 import type { UwsApp } from '../../host/uws-host';
 import type { Config } from '../config/config';
 import { ClientLogRepository } from '../db/client-log-repository';
@@ -28,13 +28,13 @@ export interface ClientLogsInput {
   sessionSecret: string;
   logger: Logger;
   authenticate: Authenticate<Caller>;
-  optionalSession: SessionOfCookie;
+  sameSiteSession: ClientLogRouteDeps['sameSiteSession'];
 }
 
 export interface ClientLogsPart {
   /** The native POST /api/logs/client; install before the body-size guard. */
   install(uws: UwsApp, native: NativeRouteDeps<Caller>): void;
-  router: Router;
+  router: DoorRoutes;
   /** Stops the retention sweeps (before the database closes). */
   close(): Promise<void>;
 }
@@ -81,7 +81,7 @@ export function assembleObservability(config: Config) {
       retention.start();
       return {
         install: (uws, native) =>
-          installClientLogRoute(uws, { ...native, intake, optionalSession: input.optionalSession, publicUrl: config.publicUrl }),
+          installClientLogRoute(uws, { ...native, intake, sameSiteSession: input.sameSiteSession }),
         router: observabilityRouter({ authenticate: input.authenticate, clientLogs: repository, metrics, metricsToken: config.metricsToken }),
         close: () => retention.close(),
       };

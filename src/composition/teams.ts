@@ -1,7 +1,7 @@
-import type { Router } from 'express';
+import type { DoorRoutes } from '../door/door-routes';
 import type { Authenticate } from '../../rest/route-binder';
 import { teamsRouter } from '../../rest/routes/teams-routes';
-import { BanRepository } from '../db/ban-repository';
+import type { Repositories } from './repositories';
 import type { EmSource } from '../db/orm';
 import type { Caller } from '../identity/caller';
 import { NO_COMPETITIONS, type TeamCompetitions } from '../teams/team-competitions';
@@ -10,7 +10,8 @@ import { TeamTransfers } from '../teams/team-transfers';
 import type { ApprovalsArea } from './approvals';
 import type { LiveStore } from '../live/live-store';
 import type { SocketServer } from '../../realtime/socket-server';
-import { handleTeamEvents, teamUpdateEmitter } from '../../realtime/team-socket-handlers';
+import type { Logger } from 'pino';
+import { teamFeed, teamUpdateEmitter } from '../../realtime/team-socket-handlers';
 import type { TeamView } from '../../schema/teams';
 import { TeamFeed } from '../teams/team-feed';
 import { toTeamView } from '../teams/team-views';
@@ -18,20 +19,21 @@ import { toTeamView } from '../teams/team-views';
 export interface TeamsArea {
   teams: TeamService;
   transfers: TeamTransfers;
-  router: Router;
+  router: DoorRoutes;
   /** Stops the realtime feed. */
   close(): Promise<void>;
 }
 
 export interface TeamsInput {
   db: EmSource;
+  repos: Pick<Repositories, 'teams' | 'teamInvites' | 'bans'>;
   clock: () => number;
   authenticate: Authenticate<Caller>;
   approvals: ApprovalsArea;
   /** The competitions area's answer about entries; none until it is wired. */
   competitions?: TeamCompetitions;
   /** Roster and profile changes pushed over socket.io (`team:subscribe`, `team:update`); none without it. */
-  realtime?: { live: LiveStore; sockets: Pick<SocketServer, 'io' | 'onConnection'>; onError(error: unknown): void };
+  realtime?: { live: LiveStore; sockets: Pick<SocketServer, 'deliverToRoom' | 'serveFeed'>; logger: Pick<Logger, 'error'> };
 }
 
 /** Teams, their `team_transfer` approval kind, and their realtime room. */
@@ -41,9 +43,11 @@ export async function assembleTeams(input: TeamsInput): Promise<TeamsArea> {
   const changed = (teamId: number) => feed?.changed(teamId);
   const transfers = new TeamTransfers({ competitions, approvals: input.approvals.approvals, changed });
   input.approvals.registry.register(transfers);
-  const bans = new BanRepository(input.db);
+  const { bans } = input.repos;
   const teams = new TeamService({
     db: input.db,
+    repo: input.repos.teams,
+    invites: input.repos.teamInvites,
     competitions,
     transfers,
     isBanned: async (userId) => (await bans.activeBan(userId, new Date(input.clock()))) !== null,
@@ -55,10 +59,11 @@ export async function assembleTeams(input: TeamsInput): Promise<TeamsArea> {
     return team && toTeamView(team);
   };
   if (input.realtime) {
-    const { live, sockets, onError } = input.realtime;
-    feed = new TeamFeed<TeamView>({ live, read: async (id) => viewOf(id).then((team) => team && { version: team.version, team }), emit: teamUpdateEmitter(sockets.io), onError });
+    const { live, sockets, logger } = input.realtime;
+    const onError = (error: unknown) => logger.error({ err: error }, 'team feed failed');
+    feed = new TeamFeed<TeamView>({ live, read: async (id) => viewOf(id).then((team) => team && { version: team.version, team }), emit: teamUpdateEmitter(sockets), onError });
     await feed.start();
-    sockets.onConnection(['team:subscribe', 'team:unsubscribe'], (socket) => handleTeamEvents(socket, { team: viewOf, onError }));
+    sockets.serveFeed(teamFeed(viewOf));
   }
   return { teams, transfers, router: teamsRouter(teams, input.authenticate), close: async () => feed?.close() };
 }

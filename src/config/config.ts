@@ -27,8 +27,16 @@ const price = (name: string, fallback: string) =>
     ),
     fallback,
   );
-const perTenSeconds = (name: string, fallback: string) =>
-  v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,6}$/, `${name} must be a whole number from 1 to 9999999`), v.transform(Number)), fallback);
+/** A count of anything (messages per window, sockets, subscriptions): the unit is the variable's. */
+const positiveCount = (name: string, fallback: number) =>
+  v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,6}$/, `${name} must be a whole number from 1 to 9999999`), v.transform(Number)), String(fallback));
+
+/**
+ * The per-user lobby limits' defaults, far above what a person in a real lobby does (a fast
+ * drafter or chatter sends a few a second at most) and far below a script's thousands. Chat and
+ * commands count per 10 s, creations per minute (src/identity/user-action-limit.ts has the windows).
+ */
+export const DEFAULT_USER_RATE_LIMITS = { chat: 20, command: 60, createsPerMinute: 10 } as const;
 const pointsAmount = (name: string, fallback: string) =>
   v.optional(v.pipe(v.string(), v.regex(/^\d{1,5}$/, `${name} must be an integer from 0 to 99999`), v.transform(Number)), fallback);
 
@@ -72,6 +80,10 @@ const EnvSchema = v.object({
     v.pipe(v.string(), v.regex(/^\d{1,6}$/, 'PAYPAL_TIMEOUT_MS must be milliseconds'), v.transform(Number), v.minValue(1, 'PAYPAL_TIMEOUT_MS must be at least 1')),
     '10000',
   ),
+  CUP_FEE_GRACE_SECONDS: v.optional(
+    v.pipe(v.string(), v.regex(/^\d{1,6}$/, 'CUP_FEE_GRACE_SECONDS must be seconds'), v.transform(Number), v.minValue(1, 'CUP_FEE_GRACE_SECONDS must be at least 1')),
+    '600',
+  ),
   PREMIUM_PRICE_3M: price('PREMIUM_PRICE_3M', '4.99'),
   PREMIUM_PRICE_6M: price('PREMIUM_PRICE_6M', '8.99'),
   PREMIUM_PRICE_12M: price('PREMIUM_PRICE_12M', '14.99'),
@@ -114,20 +126,19 @@ const EnvSchema = v.object({
   DATABASE_TIMEOUT_MS: v.optional(millisecondsText('DATABASE_TIMEOUT_MS')),
   SHUTDOWN_DRAIN_MS: milliseconds('SHUTDOWN_DRAIN_MS', '10000'),
   DEADLINE_LEASE_MS: milliseconds('DEADLINE_LEASE_MS', '10000'),
-  CHAT_RATE_LIMIT: perTenSeconds('CHAT_RATE_LIMIT', '20'),
-  COMMUNITY_POSTS_PER_MINUTE: perTenSeconds('COMMUNITY_POSTS_PER_MINUTE', '6'),
+  CHAT_RATE_LIMIT: positiveCount('CHAT_RATE_LIMIT', DEFAULT_USER_RATE_LIMITS.chat),
+  COMMUNITY_POSTS_PER_MINUTE: positiveCount('COMMUNITY_POSTS_PER_MINUTE', 6),
   COMMUNITY_QUEUE_FIRST_POSTS: v.optional(
     v.pipe(v.string(), v.regex(/^\d{1,4}$/, 'COMMUNITY_QUEUE_FIRST_POSTS must be an integer from 0 to 9999'), v.transform(Number)),
     '0',
   ),
-  COMMAND_RATE_LIMIT: perTenSeconds('COMMAND_RATE_LIMIT', '60'),
-  CLIENT_LOG_RATE_LIMIT: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,6}$/, 'CLIENT_LOG_RATE_LIMIT must be a whole number from 1 to 9999999'), v.transform(Number)), '30'),
+  COMMAND_RATE_LIMIT: positiveCount('COMMAND_RATE_LIMIT', DEFAULT_USER_RATE_LIMITS.command),
+  CLIENT_LOG_RATE_LIMIT: positiveCount('CLIENT_LOG_RATE_LIMIT', 30),
   CLIENT_LOG_RETENTION_DAYS: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,3}$/, 'CLIENT_LOG_RETENTION_DAYS must be a whole number of days from 1 to 9999'), v.transform(Number)), '14'),
   METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'METRICS_TOKEN must be at least 16 characters'))),
-  // Same shape of number, other units: creations per minute, sockets, subscriptions.
-  LOBBY_CREATE_RATE_LIMIT: perTenSeconds('LOBBY_CREATE_RATE_LIMIT', '10'),
-  SOCKETS_PER_ADDRESS: perTenSeconds('SOCKETS_PER_ADDRESS', '200'),
-  SUBSCRIPTIONS_PER_SOCKET: perTenSeconds('SUBSCRIPTIONS_PER_SOCKET', '50'),
+  LOBBY_CREATE_RATE_LIMIT: positiveCount('LOBBY_CREATE_RATE_LIMIT', DEFAULT_USER_RATE_LIMITS.createsPerMinute),
+  SOCKETS_PER_ADDRESS: positiveCount('SOCKETS_PER_ADDRESS', 200),
+  SUBSCRIPTIONS_PER_SOCKET: positiveCount('SUBSCRIPTIONS_PER_SOCKET', 50),
   LOG_LEVEL: v.optional(
     v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'),
     'info',
@@ -157,6 +168,8 @@ export interface Config {
   paypal: { clientId: string | undefined; clientSecret: string | undefined; apiUrl: string; webhookId: string | undefined; timeoutMs: number };
   /** Plan prices in minor units (cents) of `currency`. */
   premium: { prices: Record<'3m' | '6m' | '12m', number>; currency: string };
+  /** How old a cup fee paid at PayPal but not yet entered must be before the sweep settles it (ms). */
+  cups: { feeGraceMs: number };
   trustProxy: string[];
   /** Uploaded maps: an S3-compatible bucket when MAPS_S3_BUCKET is set, else files under DATA_DIR/maps. */
   mapStorage:
@@ -264,6 +277,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       webhookId: e.PAYPAL_WEBHOOK_ID,
       timeoutMs: e.PAYPAL_TIMEOUT_MS,
     },
+    cups: { feeGraceMs: e.CUP_FEE_GRACE_SECONDS * 1000 },
     premium: {
       prices: { '3m': e.PREMIUM_PRICE_3M, '6m': e.PREMIUM_PRICE_6M, '12m': e.PREMIUM_PRICE_12M },
       currency: e.PREMIUM_CURRENCY,

@@ -1,6 +1,6 @@
 import type { InferEntity } from '@mikro-orm/core';
 import { ApiKey } from './entities';
-import type { EmSource } from './orm';
+import type { EmSource, EntityManager } from './orm';
 
 export type ApiKeyKind = 'premium' | 'admin';
 
@@ -29,8 +29,8 @@ export interface NewApiKey {
 export class ApiKeyRepository {
   constructor(private readonly db: EmSource) {}
 
-  async insert(key: NewApiKey): Promise<ApiKeyRecord> {
-    const em = this.db.em();
+  /** `em`, here and below: the caller's transaction (an admin key and its audit row are written together). */
+  async insert(key: NewApiKey, em: EntityManager = this.db.em()): Promise<ApiKeyRecord> {
     const { userId, ...fields } = key;
     const entity = em.create(ApiKey, { ...fields, user: userId });
     await em.flush();
@@ -43,8 +43,8 @@ export class ApiKeyRepository {
     return key ? toApiKeyRecord(key) : null;
   }
 
-  async findById(id: number): Promise<ApiKeyRecord | null> {
-    const key = await this.db.em().findOne(ApiKey, { id });
+  async findById(id: number, em: EntityManager = this.db.em()): Promise<ApiKeyRecord | null> {
+    const key = await em.findOne(ApiKey, { id });
     return key ? toApiKeyRecord(key) : null;
   }
 
@@ -62,14 +62,14 @@ export class ApiKeyRepository {
     return keys.map(toApiKeyRecord);
   }
 
-  async countActiveByUser(userId: number, kind: ApiKeyKind): Promise<number> {
-    return this.db.em().count(ApiKey, { user: userId, kind, revokedAt: null });
+  async countActiveByUser(userId: number, kind: ApiKeyKind, em: EntityManager = this.db.em()): Promise<number> {
+    return em.count(ApiKey, { user: userId, kind, revokedAt: null });
   }
 
   /** Revokes a live key; with ownerId, only that user's. Returns false when nothing was revoked. */
-  async revoke(id: number, at: Date, ownerId?: number): Promise<boolean> {
+  async revoke(id: number, at: Date, ownerId?: number, em: EntityManager = this.db.em()): Promise<boolean> {
     const where = { id, revokedAt: null, ...(ownerId === undefined ? {} : { user: ownerId }) };
-    const count = await this.db.em().nativeUpdate(ApiKey, where, { revokedAt: at });
+    const count = await em.nativeUpdate(ApiKey, where, { revokedAt: at });
     return count > 0;
   }
 

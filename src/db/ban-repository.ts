@@ -1,5 +1,5 @@
 import type { InferEntity } from '@mikro-orm/core';
-import { isBanned, type BanRecord as DomainBan } from '../domain/access/ban';
+import type { BanRecord as DomainBan } from '../domain/access/ban';
 import { Ban } from './entities';
 import type { EmSource, EntityManager } from './orm';
 
@@ -13,13 +13,23 @@ export interface BanRecord {
   liftedAt: Date | null;
 }
 
-/** The domain's view of a stored ban: when it ends (src/domain/access/ban.ts). */
-export const domainBan = (ban: BanRecord): DomainBan => ({ expiresAt: ban.expiresAt?.getTime() ?? null, liftedAt: ban.liftedAt?.getTime() ?? null });
+/** The domain's view of a stored ban: when it starts and ends (src/domain/access/ban.ts). */
+export const domainBan = (ban: BanRecord): DomainBan => ({
+  startsAt: ban.createdAt.getTime(),
+  expiresAt: ban.expiresAt?.getTime() ?? null,
+  liftedAt: ban.liftedAt?.getTime() ?? null,
+});
 
-/** Given by `at` and not yet over (the domain's rule): what `activeBan`'s query selects, for a ban in hand. */
-export function banInForce(ban: BanRecord, at: number): boolean {
-  return ban.createdAt.getTime() <= at && isBanned(domainBan(ban), at);
-}
+/**
+ * The domain's rule on the table (banOver and isBanned in src/domain/access/ban.ts), the only SQL
+ * forms of it: every `?` is the moment asked about. test/db/ban-rule.test.ts holds them to the
+ * domain's answers at each boundary.
+ */
+const NOT_OVER_SQL = '(expires_at is null or expires_at > ?) and (lifted_at is null or lifted_at > ?)';
+const IN_FORCE_SQL = `created_at <= ? and ${NOT_OVER_SQL}`;
+const inForce = (now: Date) => ({ sql: IN_FORCE_SQL, params: [now, now, now] });
+const notOver = (now: Date) => ({ sql: NOT_OVER_SQL, params: [now, now] });
+const COLUMNS = 'id, user_id, reason, created_by_id, created_at, expires_at, lifted_at';
 
 export interface NewBan {
   userId: number;
@@ -47,31 +57,24 @@ export class BanRepository {
   }
 
   /**
-   * The newest ban in force at `now`: started, not expired, not lifted (the rule of `inForceAt`).
-   * Asked on join, create and every chat message, so it is one plain query: built through the
-   * ORM's query builder it cost most of a chat message's CPU time.
+   * The newest ban in force at `now`. One plain query: built through the ORM's query builder it
+   * cost most of a chat message's CPU time. `em`: the caller's transaction (embedded PGlite
+   * serves one connection at a time, so a check inside a transaction must use its connection).
    */
-  async activeBan(userId: number, now: Date): Promise<BanRecord | null> {
-    const rows = await this.db.em().execute<BanRow[]>(
-      `select id, user_id, reason, created_by_id, created_at, expires_at, lifted_at from bans
-       where user_id = ? and created_at <= ? and (expires_at is null or expires_at > ?) and (lifted_at is null or lifted_at > ?)
-       order by id desc limit 1`,
-      [userId, now, now, now],
-    );
+  async activeBan(userId: number, now: Date, em: EntityManager = this.db.em()): Promise<BanRecord | null> {
+    const rule = inForce(now);
+    const rows = await em.execute<BanRow[]>(`select ${COLUMNS} from bans where user_id = ? and ${rule.sql} order by id desc limit 1`, [userId, ...rule.params]);
     return rows[0] ? fromRow(rows[0]) : null;
   }
 
   /**
-   * Every ban not yet expired or lifted at `now` (in force, or given with a start still ahead),
-   * newest first: the whole list an instance keeps in memory (src/engine/ban-list.ts).
+   * Every ban not over at `now` (in force, or given with a start still ahead), newest first: the
+   * whole list an instance keeps in memory (src/engine/ban-list.ts), which asks the domain's
+   * isBanned per check.
    */
   async current(now: Date): Promise<BanRecord[]> {
-    const rows = await this.db.em().execute<BanRow[]>(
-      `select id, user_id, reason, created_by_id, created_at, expires_at, lifted_at from bans
-       where (expires_at is null or expires_at > ?) and (lifted_at is null or lifted_at > ?)
-       order by id desc`,
-      [now, now],
-    );
+    const rule = notOver(now);
+    const rows = await this.db.em().execute<BanRow[]>(`select ${COLUMNS} from bans where ${rule.sql} order by id desc`, rule.params);
     return rows.map(fromRow);
   }
 
@@ -82,9 +85,9 @@ export class BanRepository {
 
   /** Newest first; with activeAt, only bans in force then. */
   async list(options: { activeAt?: Date; limit?: number } = {}): Promise<BanRecord[]> {
-    const where = options.activeAt ? inForceAt(options.activeAt) : {};
-    const bans = await this.db.em().find(Ban, where, { orderBy: { id: 'desc' }, limit: options.limit ?? 500 });
-    return bans.map(toBanRecord);
+    const rule = options.activeAt ? inForce(options.activeAt) : { sql: 'true', params: [] };
+    const rows = await this.db.em().execute<BanRow[]>(`select ${COLUMNS} from bans where ${rule.sql} order by id desc limit ?`, [...rule.params, options.limit ?? 500]);
+    return rows.map(fromRow);
   }
 
   /** Returns false when the ban does not exist or was already lifted. */
@@ -95,15 +98,19 @@ export class BanRepository {
 
   /** One page, newest first: bans in force at `now` (active), no longer in force (past), or all. */
   async page(query: { status: 'active' | 'past' | 'all'; userId?: number; now: Date; limit: number; page: number }) {
-    const active = inForceAt(query.now);
-    const where = {
-      ...(query.userId === undefined ? {} : { user: query.userId }),
-      ...(query.status === 'active' ? active : query.status === 'past' ? { $not: active } : {}),
-    };
-    const [bans, total] = await this.db
-      .em()
-      .findAndCount(Ban, where, { orderBy: { id: 'desc' }, limit: query.limit, offset: (query.page - 1) * query.limit });
-    return { bans: bans.map(toBanRecord), total };
+    const rule = inForce(query.now);
+    const where: Array<{ sql: string; params: unknown[] }> = [
+      ...(query.userId === undefined ? [] : [{ sql: 'user_id = ?', params: [query.userId] }]),
+      ...(query.status === 'active' ? [rule] : query.status === 'past' ? [{ sql: `not (${rule.sql})`, params: rule.params }] : []),
+    ];
+    const clause = where.length ? `where ${where.map((w) => `(${w.sql})`).join(' and ')}` : '';
+    const params = where.flatMap((w) => w.params);
+    const em = this.db.em();
+    const [rows, counted] = await Promise.all([
+      em.execute<BanRow[]>(`select ${COLUMNS} from bans ${clause} order by id desc limit ? offset ?`, [...params, query.limit, (query.page - 1) * query.limit]),
+      em.execute<Array<{ total: number | string }>>(`select count(*) as total from bans ${clause}`, params),
+    ]);
+    return { bans: rows.map(fromRow), total: Number(counted[0].total) };
   }
 }
 
@@ -115,16 +122,6 @@ interface BanRow {
   created_at: Date | string;
   expires_at: Date | string | null;
   lifted_at: Date | string | null;
-}
-
-function inForceAt(now: Date) {
-  return {
-    createdAt: { $lte: now },
-    $and: [
-      { $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }] },
-      { $or: [{ liftedAt: null }, { liftedAt: { $gt: now } }] },
-    ],
-  };
 }
 
 function toBanRecord(ban: InferEntity<typeof Ban>): BanRecord {

@@ -20,9 +20,32 @@ export interface Pool {
  */
 export class DatabaseBreaker {
   #open = false;
+  /** Calls of `withoutTransactionDeadline` under way: transactions begun meanwhile have no deadline. */
+  #unbounded = 0;
+
+  /**
+   * `transactionMs`: the deadline of one transaction as a whole (0: none). Postgres 15 has no
+   * `transaction_timeout`; each statement is bounded, and `idle_in_transaction_session_timeout`
+   * bounds the gaps, but a transaction of many quick statements was bounded by nothing. Once its
+   * deadline passed, its next statement fails at once (57014, answered 503) but a ROLLBACK.
+   */
+  constructor(private readonly transactionMs = 0) {}
 
   get open(): boolean {
     return this.#open;
+  }
+
+  /**
+   * Runs `work` with no deadline on the transactions it begins: the schema migrations at start-up,
+   * which a large database may need longer for than a request's bound, and which serve no request.
+   */
+  async withoutTransactionDeadline<T>(work: () => Promise<T>): Promise<T> {
+    this.#unbounded += 1;
+    try {
+      return await work();
+    } finally {
+      this.#unbounded -= 1;
+    }
   }
 
   /** Wraps the pool's promise `connect` and the queries of the clients it hands out. */
@@ -48,7 +71,12 @@ export class DatabaseBreaker {
     if (marked[WATCHED]) return client;
     marked[WATCHED] = true;
     const query = client.query.bind(client);
+    let deadline: number | null = null;
     client.query = (...args: unknown[]) => {
+      const text = statementText(args[0]);
+      if (/^\s*(begin|start transaction)\b/i.test(text)) deadline = this.transactionMs > 0 && this.#unbounded === 0 ? performance.now() + this.transactionMs : null;
+      else if (/^\s*(commit|rollback|end)\b/i.test(text)) deadline = null;
+      else if (deadline !== null && performance.now() > deadline) return Promise.reject(transactionTooLong(this.transactionMs));
       const result = query(...args);
       if (!isThenable(result)) return result;
       return result.then(undefined, (error: unknown) => {
@@ -99,6 +127,18 @@ const WATCHED = Symbol('watched by the database breaker');
 
 function isThenable(value: unknown): value is Promise<unknown> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+/** A query's text, whether pg was given a string or a config object. */
+function statementText(first: unknown): string {
+  if (typeof first === 'string') return first;
+  const text = (first as { text?: unknown } | null)?.text;
+  return typeof text === 'string' ? text : '';
+}
+
+function transactionTooLong(ms: number): Error {
+  // 57014 (query_canceled), as the statement timeout's: answered 503 with Retry-After; no trip.
+  return Object.assign(new Error(`transaction ran past its ${ms} ms deadline`), { code: '57014' });
 }
 
 function unavailable(): Error {

@@ -1,9 +1,13 @@
-import { access, mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { machineTime } from '../clock/machine-time';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { ProtocolUnitQueue } from './pglite-protocol-queue';
-import { loadTemplate } from './pglite-template';
+import { copyTemplate, loadTemplateTarball, DEMO_SEED_FILE, type DemoSeed, type TemplateKind } from './pglite-template';
+import { shiftTimesSql } from './shift-times';
 
 export interface EmbeddedPostgres {
   /** A postgres:// URL for the ordinary driver. */
@@ -12,6 +16,37 @@ export interface EmbeddedPostgres {
   close(): Promise<void>;
   /** The whole data directory, gzipped (see pglite-template.ts). */
   dump(): Promise<Blob>;
+  /** This start made the data directory from the demo template: the demo league is there, its times moved to now. */
+  demoSeeded: boolean;
+  /** Where this start's time went (ms): copying a template, PGlite's start, moving the demo's times. */
+  startup: { copyMs: number; pgliteMs: number; shiftMs: number };
+}
+
+/**
+ * What a new data directory starts from: 'demo' (the demo league, else as 'migrated'), 'migrated'
+ * (an empty league; migrations added since still run as usual), or 'none' (initdb, building them).
+ */
+export type StartFrom = TemplateKind | 'none';
+
+/**
+ * Postgres's buffer pool lives in the WASM memory and is touched whole at start: the default
+ * 128MB was most of an idle server's resident memory (333 MB for PGlite alone, 187 MB with 16MB;
+ * 8MB took about 5 MB more off an idle server). The embedded database is a newcomer's league of a
+ * few MB that PGlite's own file system serves from memory anyway; a larger one belongs on a server.
+ */
+const SHARED_BUFFERS = '8MB';
+
+/**
+ * V8 compiles WASM functions quickly on first call (Liftoff) and again, optimised (TurboFan), once
+ * they have run a while. Starting Postgres runs most of its code enough for that: the optimised
+ * copies were 45-70 MB of an idle server's resident memory, and their compiling a second of a first
+ * start on a busy 2-core machine. Without them a query costs about 1.5-2 times as long once warm
+ * (faster before), which a newcomer's league does not notice; a busy league belongs on a server.
+ * Process-wide and read when a module is compiled: set before PGlite compiles its own, and only
+ * WASM is affected (none other runs in the server).
+ */
+function withoutOptimisedWasm(): void {
+  setFlagsFromString('--liftoff-only');
 }
 
 /**
@@ -21,16 +56,38 @@ export interface EmbeddedPostgres {
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
   maxConnections: number;
-  /** Start a fresh data directory from the packed template (default), or by initdb. */
-  fromTemplate?: boolean;
+  /** A new data directory's start (default 'migrated'; in memory, 'migrated' or 'none'). */
+  startFrom?: StartFrom;
+  /** The present, for the demo template's times (default the machine time). */
+  clock?: () => number;
 }): Promise<EmbeddedPostgres> {
+  const startFrom = options.startFrom ?? 'migrated';
+  const started = performance.now();
   const inMemory = options.dataDir === ':memory:';
   const pgliteDir = inMemory ? undefined : join(options.dataDir, 'pglite');
+  if (pgliteDir && isEmptyOrMissing(pgliteDir) && startFrom !== 'none') {
+    rmSync(pgliteDir, { recursive: true, force: true });
+    await mkdir(dirname(pgliteDir), { recursive: true });
+    copyTemplate(startFrom === 'demo' ? ['demo', 'migrated'] : ['migrated'], pgliteDir);
+  }
   if (pgliteDir) await mkdir(pgliteDir, { recursive: true });
-  const fresh = !pgliteDir || !(await exists(join(pgliteDir, 'PG_VERSION')));
-  const template = fresh && options.fromTemplate !== false ? await loadTemplate() : undefined;
-  const pglite = await PGlite.create({ ...(pgliteDir ? { dataDir: pgliteDir } : {}), ...(template ? { loadDataDir: template } : {}) });
+  const copied = performance.now();
+  const tarball = inMemory && startFrom !== 'none' ? await loadTemplateTarball() : undefined;
+  withoutOptimisedWasm();
+  const pglite = await PGlite.create({
+    ...(pgliteDir ? { dataDir: pgliteDir } : {}),
+    ...(tarball ? { loadDataDir: tarball } : {}),
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
+  });
+  const opened = performance.now();
   try {
+    // Checked on every start, not only after a copy: a start that stopped before moving them still owes it.
+    const demoSeed = pgliteDir ? demoSeedIn(pgliteDir) : undefined;
+    if (demoSeed) {
+      await pglite.exec(shiftTimesSql(demoSeed.columns, Math.round((options.clock ?? machineTime.wall)() - demoSeed.seededAt)));
+      rmSync(join(pgliteDir!, DEMO_SEED_FILE));
+    }
+    const startup = { copyMs: Math.round(copied - started), pgliteMs: Math.round(opened - copied), shiftMs: Math.round(performance.now() - opened) };
     const server = new PGLiteSocketServer({
       db: pglite,
       host: '127.0.0.1',
@@ -46,6 +103,8 @@ export async function startEmbeddedPostgres(options: {
         await pglite.close();
       },
       dump: () => pglite.dumpDataDir('gzip'),
+      demoSeeded: demoSeed !== undefined,
+      startup,
     };
   } catch (error) {
     await pglite.close();
@@ -62,9 +121,11 @@ function installProtocolUnitQueue(server: PGLiteSocketServer, pglite: PGlite): v
   internals.queryQueue = new ProtocolUnitQueue(pglite);
 }
 
-async function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
-  );
+function isEmptyOrMissing(dir: string): boolean {
+  return !existsSync(dir) || readdirSync(dir).length === 0;
+}
+
+function demoSeedIn(pgliteDir: string): DemoSeed | undefined {
+  const path = join(pgliteDir, DEMO_SEED_FILE);
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as DemoSeed) : undefined;
 }

@@ -3,7 +3,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { DefaultLogger, MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { QueryTimingLogger, type QueryObserver } from '../observability/query-timing-logger';
 import type { Logger } from 'pino';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
+import { startEmbeddedPostgres, type EmbeddedPostgres, type StartFrom } from './embedded-postgres';
 import { entities } from './entities';
 import { migrations } from './migrations';
 
@@ -46,11 +46,13 @@ export interface OpenDatabaseOptions {
   logger: DbLogger;
   /** Connection pool size (default 10). */
   poolSize?: number;
-  /** Embedded only: start from the packed template (default) or run initdb. */
-  fromTemplate?: boolean;
+  /** Embedded only: what a new data directory starts from (see StartFrom; default 'migrated'). */
+  template?: StartFrom;
+  /** Embedded only: the present, for the demo template's times (default Date.now). */
+  clock?: () => number;
   /**
-   * Bound on getting a connection and on one statement (default 3000 ms for a server, 30 s for
-   * embedded PGlite): a database that stops answering fails requests (503) in this time instead
+   * Bound on getting a connection, on one statement and on a transaction's idle gaps, and half
+   * the deadline of one transaction (default 3000 ms for a server, 30 s for embedded PGlite): a database that stops answering fails requests (503) in this time instead
    * of holding them. 0: no bound (tools and test set-up, which may drop a database under load).
    */
   timeoutMs?: number;
@@ -58,16 +60,24 @@ export interface OpenDatabaseOptions {
   onQuery?: QueryObserver;
 }
 
+/**
+ * The bound on one database call (see OpenDatabaseOptions.timeoutMs) when none is configured.
+ * Embedded PGlite lives in this process and cannot go silent on its own; one WASM Postgres
+ * serves the whole pool serially, so a burst queues for connections longer than a server would.
+ */
+export function databaseTimeoutMs(options: Pick<OpenDatabaseOptions, 'timeoutMs' | 'databaseUrl'>): number {
+  return options.timeoutMs ?? (options.databaseUrl ? 3000 : 30_000);
+}
+
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const poolSize = options.poolSize ?? 10;
-  // Embedded PGlite lives in this process and cannot go silent on its own; one WASM Postgres
-  // serves the whole pool serially, so a burst queues for connections longer than a server would.
-  const timeoutMs = options.timeoutMs ?? (options.databaseUrl ? 3000 : 30_000);
+  const timeoutMs = databaseTimeoutMs(options);
   // Headroom over the pool: sockets the pool has dropped may still count while they close.
   const embedded = options.databaseUrl
     ? undefined
-    : await startEmbeddedPostgres({ dataDir: options.dataDir, maxConnections: poolSize * 2, fromTemplate: options.fromTemplate });
+    : await startEmbeddedPostgres({ dataDir: options.dataDir, maxConnections: poolSize * 2, startFrom: options.template, clock: options.clock });
   const url = options.databaseUrl ?? embedded!.url;
+  const breaker = timeoutMs > 0 ? new DatabaseBreaker(2 * timeoutMs) : undefined;
   try {
     const orm = await MikroORM.init({
       clientUrl: url,
@@ -81,8 +91,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
         ? {
             driverOptions: {
               connectionTimeoutMillis: timeoutMs, statement_timeout: timeoutMs, query_timeout: timeoutMs + 500,
-              // After one call met a silent database, the next fail at once (see DatabaseBreaker).
-              onPoolCreated: (pool: Pool) => new DatabaseBreaker().attach(pool),
+              // A transaction left open by a stalled client holds its locks no longer than one bound.
+              idle_in_transaction_session_timeout: timeoutMs,
+              // After one call met a silent database, the next fail at once; and a transaction as
+              // a whole gets two bounds (see DatabaseBreaker).
+              onPoolCreated: (pool: Pool) => breaker!.attach(pool),
             },
           }
         : {}),
@@ -91,7 +104,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       logger: (message) => options.logger.debug({ orm: message }, 'orm'),
       ...(options.onQuery ? { loggerFactory: (loggerOptions) => new QueryTimingLogger(DefaultLogger.create(loggerOptions), options.onQuery!) } : {}),
     });
-    return databaseOver(orm, embedded, options.logger);
+    return databaseOver(orm, embedded, options.logger, breaker);
   } catch (error) {
     await embedded?.close();
     throw error;
@@ -101,7 +114,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 /** An arbitrary constant naming the migration lock among Postgres advisory locks. */
 const MIGRATION_LOCK_KEY = 7_302_117;
 
-function databaseOver(orm: MikroORM, embedded: EmbeddedPostgres | undefined, logger: DbLogger): Database {
+function databaseOver(orm: MikroORM, embedded: EmbeddedPostgres | undefined, logger: DbLogger, breaker: DatabaseBreaker | undefined): Database {
   let closed = false;
   return {
     orm,
@@ -114,14 +127,16 @@ function databaseOver(orm: MikroORM, embedded: EmbeddedPostgres | undefined, log
       // migrator's own queries outside the locking transaction would wait on it forever, and one
       // backend cannot race itself anyway, so it runs without the lock.
       const singleBackend = embedded !== undefined || (await isPglite(orm));
-      const applied = singleBackend
-        ? await orm.migrator.up()
-        : (await orm.migrator.getPending()).length === 0
-          ? []
-          : await orm.em.fork().transactional(async (em) => {
-              await em.execute('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK_KEY]);
-              return orm.migrator.up({ transaction: em.getTransactionContext() });
-            });
+      const run = async () =>
+        singleBackend
+          ? await orm.migrator.up()
+          : (await orm.migrator.getPending()).length === 0
+            ? []
+            : await orm.em.fork().transactional(async (em) => {
+                await em.execute('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK_KEY]);
+                return orm.migrator.up({ transaction: em.getTransactionContext() });
+              });
+      const applied = breaker ? await breaker.withoutTransactionDeadline(run) : await run();
       if (applied.length > 0) logger.info({ migrations: applied.map((m) => m.name) }, 'database migrated');
     },
     async ping() {

@@ -22,7 +22,7 @@ export class PublicReadRepository {
   constructor(private readonly db: EmSource) {}
 
   /** matches_today counts matches that ended in the 24 hours before `now`. */
-  async globalStats(now: Date = new Date()): Promise<DurableStats> {
+  async globalStats(now: Date): Promise<DurableStats> {
     const [row] = await this.db.em().execute<StatsRow[]>(
       `select
          (select count(*) from users)::int as total_users,

@@ -1,7 +1,8 @@
+import { machineTime } from '../clock/machine-time';
 import { withCliDatabase } from './cli-database';
-import { seedIfEmpty } from './seed';
+import { seedDemoIfEmpty } from '../composition/demo-seed';
 
 await withCliDatabase(async (db, logger) => {
-  const seeded = await seedIfEmpty(db, new Date());
+  const seeded = await seedDemoIfEmpty(db, new Date(machineTime.wall()));
   logger.info({ kind: db.kind, seeded }, seeded ? 'demo data added' : 'database has users; nothing seeded');
 });

@@ -1,10 +1,19 @@
+import { demoPlatformId } from './demo-players';
 import { ChangelogEntry, Announcement } from './entities';
-import { MatchRepository, type MatchReport } from './match-repository';
+import type { MatchRepository, MatchReport } from './match-repository';
 import type { Database } from './orm';
-import { PointsRepository } from './points-repository';
+import type { PointsRepository } from './points-repository';
 import { seedCommunity } from './seed-community';
 import { seedDemoTeams } from './seed-teams';
-import { UsersRepository } from './users-repository';
+import type { UsersRepository } from './users-repository';
+
+/** What the seed writes through (built by src/composition/demo-seed.ts). */
+export interface DemoSeedRepositories {
+  users: UsersRepository;
+  /** Paying DEMO_EARNING. */
+  matches: MatchRepository;
+  points: PointsRepository;
+}
 
 const DEMO_PLAYERS = [
   'Kestrel', 'Mossfang', 'Quillon', 'Brightwater', 'Saltmarsh', 'Tinderbox',
@@ -38,7 +47,7 @@ const CHANGELOG = [
 ];
 
 /** Demo matches pay more than the defaults, so demo players already own and show rewards. */
-const DEMO_EARNING = { played: 150, won: 200 };
+export const DEMO_EARNING = { played: 150, won: 200 };
 
 /** Who bought and wears what in the demo league (reward values from the catalogue, migration 0007). */
 const DEMO_LOOKS: { player: number; nameColor?: string; frame?: string }[] = [
@@ -54,9 +63,8 @@ const DEMO_LOOKS: { player: number; nameColor?: string; frame?: string }[] = [
  * announcement active at `now`. Lobby codes are lowercase with a dash, which live lobbies never
  * use, so demo matches cannot block a real report.
  */
-export async function seedDemoData(db: Database, now: Date): Promise<void> {
-  const users = new UsersRepository(db);
-  const matches = new MatchRepository(db, DEMO_EARNING);
+export async function seedDemoData(db: Database, repos: DemoSeedRepositories, now: Date): Promise<void> {
+  const { users, matches } = repos;
   const ids: number[] = [];
   for (const [i, username] of DEMO_PLAYERS.entries()) {
     const user = await users.upsertFromLogin({
@@ -73,7 +81,7 @@ export async function seedDemoData(db: Database, now: Date): Promise<void> {
     await matches.recordMatch(demoReport(n, match, ids, now));
   }
 
-  await dressUp(db, ids);
+  await dressUp(repos.points, ids);
   await seedCommunity(db, ids, now);
   await seedDemoTeams(db, ids, now);
 
@@ -93,8 +101,7 @@ export async function seedDemoData(db: Database, now: Date): Promise<void> {
 }
 
 /** Redeems and applies the demo looks through the points repository, as a player would. */
-async function dressUp(db: Database, ids: number[]): Promise<void> {
-  const points = new PointsRepository(db);
+async function dressUp(points: PointsRepository, ids: number[]): Promise<void> {
   const catalogue = await points.rewards();
   const rewardOf = (kind: string, value: string) => catalogue.find((r) => r.kind === kind && r.value === value)!;
   for (const look of DEMO_LOOKS) {
@@ -107,9 +114,9 @@ async function dressUp(db: Database, ids: number[]): Promise<void> {
 }
 
 /** Seeds only a database without users. Returns whether it seeded. */
-export async function seedIfEmpty(db: Database, now: Date): Promise<boolean> {
-  if ((await new UsersRepository(db).countUsers()) > 0) return false;
-  await seedDemoData(db, now);
+export async function seedIfEmpty(db: Database, repos: DemoSeedRepositories, now: Date): Promise<boolean> {
+  if ((await repos.users.countUsers()) > 0) return false;
+  await seedDemoData(db, repos, now);
   return true;
 }
 
@@ -141,10 +148,8 @@ function demoReport(n: number, match: (typeof MATCHES)[number], ids: number[], n
   };
 }
 
-/** The platform id of the i-th demo player (0-based). */
-export function demoPlatformId(i: number): string {
-  return `76561198000000${String(i + 1).padStart(3, '0')}`;
-}
+
+export { demoPlatformId };
 
 function hoursBefore(now: Date, hours: number): Date {
   return new Date(now.getTime() - hours * 3_600_000);

@@ -1,3 +1,4 @@
+import type { CupTerms, Prize } from '../domain/cups';
 import type { BracketMatch, Forfeit, MatchFlow, MatchStatus, SlotSource, StageKind, TournamentHeader, TournamentSettings } from '../domain/tournaments';
 import type { EmSource, EntityManager } from './orm';
 import type { TeamSummaryRecord } from './team-repository';
@@ -16,6 +17,9 @@ export interface EntryRecord {
 
 export interface TournamentRecord extends TournamentHeader {
   entryFee: { amount: number; currency: string } | null;
+  /** A cup's prizes and house share; null for a plain tournament. */
+  prizes: Prize[] | null;
+  housePercent: number | null;
   createdAt: Date;
 }
 
@@ -25,7 +29,7 @@ export interface StoredMatch extends BracketMatch {
   lobbyCode: string | null;
 }
 
-const HEADER = `id, name, format, kind, status, max_teams, best_of, swiss_rounds, starts_at, check_in_minutes, roster_locked, entry_fee, version, created_at`;
+const HEADER = `id, name, format, kind, status, max_teams, best_of, swiss_rounds, starts_at, check_in_minutes, roster_locked, entry_fee, prizes, house_percent, version, created_at`;
 const MATCH = `id, key, stage, round, number, home_source, away_source, home_team_id, away_team_id, status, flow, home_score, away_score, forfeit,
   winner_team_id, reported_by_team_id, dispute_reason, lobby_code`;
 
@@ -42,12 +46,15 @@ export class TournamentRepository {
     return this.db.em();
   }
 
-  async create(settings: TournamentSettings, createdBy: number): Promise<number> {
+  /** `cup`: the terms of a cup (its fee, prizes and house share), null for a plain tournament. */
+  async create(settings: TournamentSettings, createdBy: number, cup: CupTerms | null = null): Promise<number> {
     const [row] = await this.db.em().execute<{ id: number }[]>(
-      `insert into tournaments (name, format, kind, max_teams, best_of, swiss_rounds, starts_at, check_in_minutes, roster_locked, created_by_id)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
+      `insert into tournaments (name, format, kind, max_teams, best_of, swiss_rounds, starts_at, check_in_minutes, roster_locked, created_by_id,
+         entry_fee, prizes, house_percent)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?) returning id`,
       [settings.name, settings.format, settings.kind, settings.maxTeams, settings.bestOf, settings.swissRounds, settings.startsAt,
-        settings.checkInMinutes, settings.rosterLocked, createdBy],
+        settings.checkInMinutes, settings.rosterLocked, createdBy, cup ? JSON.stringify(cup.entryFee) : null, cup ? JSON.stringify(cup.prizes) : null,
+        cup?.housePercent ?? null],
     );
     return row!.id;
   }
@@ -227,6 +234,8 @@ interface HeaderRow {
   check_in_minutes: number;
   roster_locked: boolean;
   entry_fee: { amount: number; currency: string } | null;
+  prizes: Prize[] | null;
+  house_percent: number | null;
   version: number;
   created_at: Date | string;
 }
@@ -235,7 +244,7 @@ function toRecord(row: HeaderRow): TournamentRecord {
   return {
     id: row.id, name: row.name, format: row.format, kind: row.kind, status: row.status, maxTeams: row.max_teams, bestOf: row.best_of,
     swissRounds: row.swiss_rounds, startsAt: new Date(row.starts_at), checkInMinutes: row.check_in_minutes, rosterLocked: row.roster_locked,
-    entryFee: row.entry_fee, version: row.version, createdAt: new Date(row.created_at),
+    entryFee: row.entry_fee, prizes: row.prizes, housePercent: row.house_percent, version: row.version, createdAt: new Date(row.created_at),
   };
 }
 

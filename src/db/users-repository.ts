@@ -13,6 +13,12 @@ export interface LoginProfile {
   at?: Date;
 }
 
+/** A users row and its version (see `findVersionedByIds`). */
+export interface VersionedUser {
+  user: UserRecord;
+  version: string;
+}
+
 export type ChatLinkResult =
   | { ok: true; user: UserRecord }
   | { ok: false; reason: 'user_not_found' }
@@ -63,6 +69,31 @@ export class UsersRepository {
     if (ids.length === 0) return [];
     const rows = await this.db.em().execute('select * from users where id in (?) order by id', [[...new Set(ids)]]);
     return rows.map(toUserRecord);
+  }
+
+  /**
+   * `findManyByIds` with each row's version: Postgres's `xmin`, which every change of the row
+   * (ours, another instance's, an operator's SQL) gives a new value. See `changedRows`.
+   */
+  async findVersionedByIds(ids: readonly number[]): Promise<VersionedUser[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.em().execute<(Record<string, unknown> & { row_version: string })[]>(
+      'select *, xmin::text as row_version from users where id in (?)',
+      [[...new Set(ids)]],
+    );
+    return rows.map((row) => ({ user: toUserRecord(row), version: row.row_version }));
+  }
+
+  /** Of rows known at these versions, the ids whose row has changed since or is gone: one query whatever their number. */
+  async changedRows(known: readonly { id: number; version: string }[]): Promise<number[]> {
+    if (known.length === 0) return [];
+    const rows = await this.db.em().execute<{ id: number }[]>(
+      `select k.id from unnest(?::int[], ?::text[]) as k(id, version)
+       left join users u on u.id = k.id
+       where u.id is null or u.xmin::text <> k.version`,
+      [`{${known.map((k) => k.id).join(',')}}`, `{${known.map((k) => k.version).join(',')}}`],
+    );
+    return rows.map((row) => Number(row.id));
   }
 
   /** Highest ELO first; ties go to the older account. */

@@ -3,8 +3,11 @@ import type { BodyOf, ParamsOf, QueryOf, RouteContract } from '../../schema/rout
 import { notifyObservers, type RequestObserver } from '../observability/request-observer';
 import { SHUTTING_DOWN, type InFlight } from '../server-lifecycle';
 import { AnswerTrail } from './answer-trail';
+import type { DoorBindings } from './door-bindings';
 import { errorAnswer } from './error-answer';
+import { refuseKeyInUrl } from './key-in-url';
 import type { PresentedRequest } from './presented-request';
+import type { RequestScope, RequestScopes } from './request-scope';
 import { parseRouteInput } from './route-input';
 
 /** An answer as every door writes it: a JSON value, or bytes already serialized (the public reads' cache). */
@@ -15,6 +18,16 @@ export interface Answer {
   bytes?: Buffer;
 }
 
+/**
+ * The Content-Type a door writes for an answer with a body: its own (a page, a script), else JSON;
+ * null for an answer without a body.
+ */
+export function contentTypeOf(answer: Answer): string | null {
+  if (!answer.bytes && answer.body === undefined) return null;
+  const own = Object.keys(answer.headers).find((name) => name.toLowerCase() === 'content-type');
+  return own === undefined ? 'application/json; charset=utf-8' : answer.headers[own];
+}
+
 /** A handler's answer already serialized, with its own status (a cached public read). */
 export class PreparedAnswer {
   constructor(
@@ -23,6 +36,9 @@ export class PreparedAnswer {
     readonly headers: Record<string, string> = {},
   ) {}
 }
+
+/** The credential step of a route that takes no credential at all (the site's pages, an unmatched path). */
+export const NO_CREDENTIAL: Authenticate<null> = () => null;
 
 /** A handler that wrote its own answer through its door (express redirects) returns this instead of a body. */
 export const RESPONDED = Symbol('responded');
@@ -45,6 +61,8 @@ export interface HandlerInput<R, C> {
   query: QueryOf<R>;
   body: BodyOf<R>;
   caller: C;
+  /** The logger of this exchange: its lines carry the request id the answer and the access log carry. */
+  log: Logger;
 }
 
 export type ExchangeHandler<R, C> = (input: HandlerInput<R, C> & { trail: AnswerTrail }) => unknown;
@@ -53,6 +71,10 @@ export interface ExchangeDeps {
   inFlight: InFlight;
   logger: Logger;
   observers: readonly RequestObserver[];
+  /** Where the binders record which door serves which route (absent in benches and unit fakes). */
+  bindings?: DoorBindings;
+  /** Which request runs now, for a statement observer that asks (absent: no scope is kept). */
+  scopes?: RequestScopes;
 }
 
 export interface RawInput {
@@ -80,10 +102,11 @@ function then<T, U>(value: T | Promise<T>, next: (value: T) => U | Promise<U>): 
 
 /**
  * The one request pipeline, whichever door a request came through: in-flight (a shutdown refuses
- * it) -> credentials -> parse by the route's contract -> handler -> the contract's success
+ * it) -> credentials (a key in the URL first, then the route's own step) -> parse by the route's contract -> handler -> the contract's success
  * status, or the one error mapping; then the request id header, the trail's headers, and every
  * observer (access log, metrics). Framing is checked by the door before it calls this, since it
  * reads the transport's own request. Answers once, whatever races (a shutdown, a late handler).
+ * Everything it runs runs in the request's scope when the deps carry one (src/door/request-scope.ts).
  */
 export function runExchange<R extends RouteContract, C>(
   deps: ExchangeDeps,
@@ -93,9 +116,20 @@ export function runExchange<R extends RouteContract, C>(
   handler: ExchangeHandler<R, C>,
   door: DoorResponse,
 ): void | Promise<void> {
+  return inScope(deps, request.presented.requestId, 'credentials', () => exchange(deps, route, authenticate, request, handler, door));
+}
+
+function inScope<T>(deps: ExchangeDeps, requestId: string, step: RequestScope['step'], work: () => T): T {
+  return deps.scopes ? deps.scopes.run(requestId, step, work) : work();
+}
+
+function exchange<R extends RouteContract, C>(...[deps, route, authenticate, request, handler, door]: Parameters<typeof runExchange<R, C>>): void | Promise<void> {
   const started = performance.now();
   const { presented } = request;
   const trail = new AnswerTrail();
+  let log: Logger | undefined;
+  // Made on first use: most exchanges log nothing but their access line.
+  const logOf = () => (log ??= deps.logger.child({ requestId: presented.requestId }));
   let settled = false;
   let leave: (() => void) | null = null;
 
@@ -113,7 +147,7 @@ export function runExchange<R extends RouteContract, C>(
   };
   const fail = (error: unknown) => {
     if (settled) return;
-    const failed = errorAnswer(error, deps.logger.child({ requestId: presented.requestId }), presented);
+    const failed = errorAnswer(error, logOf(), presented);
     respond({ status: failed.status, headers: failed.headers, body: failed.body });
   };
 
@@ -131,12 +165,14 @@ export function runExchange<R extends RouteContract, C>(
   };
 
   try {
+    refuseKeyInUrl(presented.target);
     const done = then(authenticate(presented, route, trail), (caller) => {
       if (settled) return;
       return then(request.input(), (raw) => {
         if (settled) return;
         const { params, query, body } = parseRouteInput(route, raw);
-        return then(handler({ params, query, body, caller, trail }), finish);
+        const input = { params, query, body, caller, trail, get log() { return logOf(); } };
+        return then(inScope(deps, presented.requestId, 'handler', () => handler(input)), finish);
       });
     });
     if (done instanceof Promise) return done.catch(fail);

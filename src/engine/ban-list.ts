@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { banInForce, type BanRecord } from '../db/ban-repository';
+import { domainBan, type BanRecord } from '../db/ban-repository';
+import { isBanned } from '../domain/access/ban';
 import { LastKnown } from '../db/last-known';
 import type { LiveStore } from '../live/live-store';
 import { BAN_LIST_GENERATION } from './live-keys';
@@ -56,7 +57,7 @@ export class BanList {
     const generation = await this.#generation();
     const loaded = this.#fresh(generation) ?? (await this.#load(generation));
     const at = now.getTime();
-    return loaded.byUser.get(userId)?.find((ban) => banInForce(ban, at)) ?? null;
+    return loaded.byUser.get(userId)?.find((ban) => isBanned(domainBan(ban), at)) ?? null;
   }
 
   /** Call after a ban is given or lifted, before answering: every instance's next check reloads. */

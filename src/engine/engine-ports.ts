@@ -2,6 +2,7 @@ import type { BanRepository } from '../db/ban-repository';
 import type { LobbyRecordRepository } from '../db/lobby-record-repository';
 import type { MatchRepository } from '../db/match-repository';
 import type { UsersRepository } from '../db/users-repository';
+import type { WindowCheck, WindowHit } from '../live/live-store';
 
 /*
  * The durable side as the engines see it: narrow slices of the repositories, so the benchmark and
@@ -26,3 +27,13 @@ export const CONSOLE_LOGGER: EngineLogger = {
   error: (details, message) => console.error(message, details),
   warn: (details, message) => console.warn(message, details),
 };
+
+/**
+ * A user's limit on lobby commands, handed to the engine so that its hit is counted in the
+ * command's own commit (one round trip for both) instead of by a call of its own before it.
+ * `refuse` makes the error a refused hit answers (the HTTP layer's 429 with Retry-After).
+ */
+export interface CommandLimit {
+  hit: WindowCheck;
+  refuse(verdict: WindowHit): Error;
+}

@@ -2,6 +2,7 @@ import type { LobbyCommand } from '../domain/lobby';
 import type { Caller } from '../identity/caller';
 import type { BodyOf } from '../../schema/route-contract';
 import { lobbyCommandContracts, type LobbyCommandName } from '../../schema/routes/lobby-routes';
+import type { CommandLimit } from './engine-ports';
 import type { LobbyEngine } from './lobby-engine';
 
 const OK = { ok: true } as const;
@@ -9,26 +10,35 @@ const OK = { ok: true } as const;
 type BodyOfCommand<N extends LobbyCommandName> = BodyOf<(typeof lobbyCommandContracts)[N]>;
 
 /**
- * How one command runs, given its body as the route contract parsed it and the gate's verdict
- * (settled with the per-user limits; a refusal rejects it); answers the success body. A command
- * waits for `gated` before it changes anything, and may read meanwhile.
+ * The per-user limits as one command meets them: `gated()` runs the gate's check (a refusal
+ * rejects it), once; `limit`, when the gate offers it, is the same check for the engine to count
+ * in the command's own commit instead, sparing the round trip.
  */
-type CommandRun<N extends LobbyCommandName> = (engine: LobbyEngine, code: string, body: BodyOfCommand<N>, caller: Caller, gated: Promise<void>) => Promise<unknown>;
+interface CommandGate {
+  gated(): Promise<void>;
+  limit: CommandLimit | undefined;
+}
 
-/** A plain domain command answering `{ok: true}`: the body maps to the command, the engine does the rest. */
+/**
+ * How one command runs, given its body as the route contract parsed it and its gate; answers the
+ * success body. A command waits for the gate before it changes anything, and may read meanwhile.
+ */
+type CommandRun<N extends LobbyCommandName> = (engine: LobbyEngine, code: string, body: BodyOfCommand<N>, caller: Caller, gate: CommandGate) => Promise<unknown>;
+
+/** A plain domain command answering `{ok: true}`: the body maps to the command, the engine does the rest (and counts the limit). */
 const domain =
   <N extends LobbyCommandName>(toCommand: (body: BodyOfCommand<N>) => LobbyCommand): CommandRun<N> =>
-  async (engine, code, body, caller, gated) => {
-    await gated;
-    await engine.command(code, toCommand(body), caller);
+  async (engine, code, body, caller, gate) => {
+    if (!gate.limit) await gate.gated();
+    await engine.command(code, toCommand(body), caller, gate.limit);
     return OK;
   };
 
 /** A command of its own engine method, run once the gate let it through. */
 const gatedBy =
   <N extends LobbyCommandName>(run: (engine: LobbyEngine, code: string, body: BodyOfCommand<N>, caller: Caller) => Promise<unknown>): CommandRun<N> =>
-  async (engine, code, body, caller, gated) => {
-    await gated;
+  async (engine, code, body, caller, gate) => {
+    await gate.gated();
     return run(engine, code, body, caller);
   };
 
@@ -57,8 +67,8 @@ const RUNS: { [N in LobbyCommandName]: CommandRun<N> } = {
   'set-class': domain((b) => ({ type: 'set-class', class: b.class })),
   'vote-map': domain((b) => ({ type: 'vote-map', map: b.map })),
   // Chat's reads (the lobby, the ban) go out beside the limit check: one round trip less to wait for.
-  chat: async (engine, code, body, caller, gated) => {
-    await engine.chat(code, caller, body.message, gated);
+  chat: async (engine, code, body, caller, gate) => {
+    await engine.chat(code, caller, body.message, gate.gated());
     return OK;
   },
   report: gatedBy(async (engine, code, body, caller) => ({ match_id: await engine.report(code, caller, body.score_red, body.score_blu) })),
@@ -69,8 +79,14 @@ const RUNS: { [N in LobbyCommandName]: CommandRun<N> } = {
   }),
 };
 
-/** Runs before a command (or a lobby's creation) reaches the engine (the per-user limits); throws to refuse it. */
-export type LobbyCommandGate = (type: LobbyCommandName | 'create', caller: Caller) => Promise<void>;
+/**
+ * Runs before a command (or a lobby's creation) reaches the engine (the per-user limits); throws
+ * to refuse it. `limitOf`, when given, offers the same limit as a CommandLimit, which the commands
+ * the engine commits itself count in their own commit.
+ */
+export type LobbyCommandGate = ((type: LobbyCommandName | 'create', caller: Caller) => Promise<void>) & {
+  limitOf?: (type: LobbyCommandName, caller: Caller) => CommandLimit | undefined;
+};
 
 /**
  * Runs command `name` on lobby `code` (already parsed by the route's params schema) with a body
@@ -85,8 +101,10 @@ export async function runLobbyCommand<N extends LobbyCommandName>(
   caller: Caller,
   gate?: LobbyCommandGate,
 ): Promise<unknown> {
-  const gated = gate ? gate(name, caller) : Promise.resolve();
-  // Every run awaits `gated`; this keeps a refusal from counting as unhandled before it does.
-  gated.catch(() => undefined);
-  return (RUNS[name] as CommandRun<N>)(engine, code, body, caller, gated);
+  let gated: Promise<void> | undefined;
+  const commandGate: CommandGate = {
+    gated: () => (gated ??= gate ? gate(name, caller) : Promise.resolve()),
+    limit: gate?.limitOf?.(name, caller),
+  };
+  return (RUNS[name] as CommandRun<N>)(engine, code, body, caller, commandGate);
 }

@@ -1,4 +1,4 @@
-import type { LiveStore } from '../live/live-store';
+import type { LiveStore, ReadGuard } from '../live/live-store';
 import type { EngineLogger } from './engine-ports';
 import type { LobbyDocuments } from './lobby-documents';
 import type { LobbyEffects } from './lobby-effects';
@@ -14,4 +14,10 @@ export interface LobbyContext {
   logger: EngineLogger;
   isBanned: (userId: number) => Promise<boolean>;
   invalidate: (topic: 'lobbies' | 'matches' | 'points') => void;
+  /**
+   * Waits until the live store is whole (no rebuild after a loss under way) and answers the guard
+   * that the commits of commands resting on the membership index carry (see LiveEpoch.whole).
+   * Absent: the store is never rebuilt (tests on a bare store).
+   */
+  rebuilt?: () => Promise<ReadGuard>;
 }

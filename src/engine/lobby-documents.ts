@@ -1,6 +1,8 @@
 import * as v from 'valibot';
 import { isClosed, LobbyState, openMembers } from '../domain/lobby';
-import type { CasWrite, LiveStore } from '../live/live-store';
+import { sameState } from '../domain/lobby/lobby-rules';
+import type { CasWrite, LiveStore, VersionedDoc } from '../live/live-store';
+import type { WrittenKey } from './durable-change';
 import type { EngineLogger, LobbyRecords } from './engine-ports';
 import { lobbyKey, lobbyMemberKey } from './live-keys';
 import { KeyedSerializer } from './keyed-serializer';
@@ -18,6 +20,8 @@ export interface LiveLobby {
 export interface LoadedLobby extends LiveLobby {
   /** True when this call rebuilt the live document from Postgres. */
   restored: boolean;
+  /** The lobby a durable change still pending would make (see PendingMark); `state` is the lobby before it. */
+  pending?: LobbyState;
 }
 
 /** A lobby from outside the live store (a Postgres snapshot): checked against the schema in full. */
@@ -38,8 +42,48 @@ export function liveLobbyState(value: unknown): LobbyState {
   return state;
 }
 
-export function lobbyWrite(state: LobbyState, expectedVersion: number): CasWrite {
-  return { key: lobbyKey(state.code), expectedVersion, value: state, ...(isClosed(state.phase) ? { ttlMs: CLOSED_LOBBY_TTL_MS } : {}) };
+/** The part of a lobby's document that marks a durable change as pending (see PendingMark). */
+export const PENDING_PART = '~pending';
+
+/**
+ * A durable change (membership, phase, creation) is committed to the live store with this mark
+ * beside it, announced to nobody, while Postgres writes it (see keepOrUndo). Readers see the lobby
+ * as it was (`before`), commands wait until it is settled (awaitSettled), so nobody builds on a
+ * change that may yet be taken back. The mark is a lease: past `until` (machine time, ms) its
+ * process is taken for dead and the next command settles it by Postgres's record.
+ */
+export interface PendingMark {
+  until: number;
+  /** The lobby before the change; null for a creation. */
+  before: LobbyState | null;
+  /** The keys written beside the lobby, to take back with it. */
+  others: WrittenKey[];
+}
+
+/** The pending mark a lobby document carries, or null. */
+export function pendingOf(value: unknown): PendingMark | null {
+  return ((value as Record<string, unknown> | null)?.[PENDING_PART] as PendingMark | undefined) ?? null;
+}
+
+/** The lobby as readers may see it: as it was before a pending change (null: a creation still pending). */
+export function visibleLobby(value: unknown): LobbyState | null {
+  const mark = pendingOf(value);
+  return mark ? mark.before : liveLobbyState(value);
+}
+
+/**
+ * A lobby is stored in parts, one per top-level field (see CasWrite.parts): a command then writes
+ * only the parts it changed (a vote: `votes` and `version`, a few dozen bytes of a 4 KB lobby).
+ * `base`: the state at `expectedVersion`, which the write changes; without it every part is written.
+ */
+export function lobbyWrite(state: LobbyState, expectedVersion: number, base?: LobbyState): CasWrite {
+  const parts = base ? changedParts(base, state) : 'all';
+  return { key: lobbyKey(state.code), expectedVersion, value: state, parts, ...(isClosed(state.phase) ? { ttlMs: CLOSED_LOBBY_TTL_MS } : {}) };
+}
+
+function changedParts(base: LobbyState, state: LobbyState): string[] {
+  const names = new Set([...Object.keys(base), ...Object.keys(state)]) as Set<keyof LobbyState>;
+  return [...names].filter((name) => !sameState(base[name], state[name]));
 }
 
 /**
@@ -57,12 +101,33 @@ export class LobbyDocuments {
     private readonly logger: EngineLogger,
     /** The live epoch (see LiveEpoch); a rebuilt lobby's version starts above it. None: epoch 0. */
     private readonly epoch: () => Promise<number> = async () => 0,
+    /** How long a durable change may stay pending before another command settles it (see PendingMark): above Postgres's bound. */
+    readonly leaseMs = DEFAULT_DURABLE_LEASE_MS,
   ) {}
 
+  /** The lobby as readers see it: a durable change still pending is not shown (null for a creation still pending). */
   async load(code: string): Promise<LoadedLobby | null> {
     const doc = await this.live.get(lobbyKey(code));
-    if (doc) return { state: liveLobbyState(doc.value), storeVersion: doc.version, restored: false };
+    if (doc) return this.#loaded(doc);
     return this.restore(code);
+  }
+
+  #loaded(doc: VersionedDoc<unknown>): LoadedLobby | null {
+    const state = visibleLobby(doc.value);
+    if (state === null) return null;
+    return pendingOf(doc.value) ? { state, storeVersion: doc.version, restored: false, pending: liveLobbyState(doc.value) } : { state, storeVersion: doc.version, restored: false };
+  }
+
+  /** Whether the lobby's creation is pending (see PendingMark): `load` answers null for it. */
+  async creationPending(code: string): Promise<boolean> {
+    const doc = await this.live.get(lobbyKey(code));
+    return doc !== null && pendingOf(doc.value)?.before === null;
+  }
+
+  /** Whether Postgres's record holds `state`'s version (or a later one). */
+  async holds(state: LobbyState): Promise<boolean> {
+    const record = await this.records.load(state.code);
+    return record !== null && record.version >= state.version;
   }
 
   /** Rebuilds the live document from Postgres; null when the lobby was never stored. */
@@ -84,27 +149,26 @@ export class LobbyDocuments {
       const result = await this.live.compareAndSet(writes);
       if (result.ok) return { state, storeVersion: result.versions[0], restored: true };
       const doc = await this.live.get(lobbyKey(code));
-      if (doc) return { state: liveLobbyState(doc.value), storeVersion: doc.version, restored: false };
+      if (doc) return this.#loaded(doc);
     }
     return null;
   }
 
   /**
-   * Writes a change of membership or phase before the command answers. Postgres keeps the newest
-   * version only. A write that fails is not dropped: the state joins the write-behind queue, which
-   * retries until Postgres takes it, and the error goes to the command, which answers it (503
-   * when Postgres is unavailable) instead of acknowledging what is not yet durable.
+   * Writes a change of membership or phase before the command answers (see keepOrUndo, which
+   * decides what happens to a change Postgres did not take). Postgres keeps the newest version
+   * only; a newer state waiting behind is left to its own write.
    */
   async save(state: LobbyState): Promise<void> {
     const pending = this.#later.get(state.code);
     if (pending && pending.version <= state.version) this.#later.delete(state.code);
-    try {
-      await this.#write([state]);
-    } catch (error) {
-      this.logger.error({ err: error, code: state.code }, 'saving the lobby record failed; retrying behind');
-      this.#retryLater([state]);
-      throw error;
-    }
+    await this.#write([state]);
+  }
+
+  /** A state that must reach Postgres and did not: retried behind until Postgres takes it. */
+  retryBehind(state: LobbyState): void {
+    this.logger.error({ code: state.code, version: state.version }, 'saving the lobby record failed; retrying behind');
+    this.#retryLater([state]);
   }
 
   async #write(states: LobbyState[]): Promise<void> {
@@ -150,7 +214,7 @@ export class LobbyDocuments {
       due.length === 0
         ? undefined
         : this.#write(due).catch((error: unknown) => {
-            // Nothing written is given up: the states wait for the next try (see save).
+            // Nothing written is given up: the states wait for the next try.
             this.logger.error({ err: error, codes: due.map((state) => state.code) }, 'saving lobby records failed; retrying');
             this.#retryLater(due);
           }),
@@ -159,6 +223,8 @@ export class LobbyDocuments {
   }
 }
 
+/** The default lease of a pending durable change: well above the default database bound (3 s, +500 ms client-side). */
+export const DEFAULT_DURABLE_LEASE_MS = 10_000;
 /** How long a write-behind save may wait (see LobbyDocuments.saveSoon). */
 export const WRITE_BEHIND_MS = 250;
 /** How long a failed lobby record write waits before it is tried again. */

@@ -5,7 +5,7 @@ import type { LiveStore } from '../live/live-store';
 import type { EngineLogger } from './engine-ports';
 import { publishLobbies } from './lobby-broadcast';
 import { LOBBY_DEADLINES, lobbyChatKey, lobbyKey, OPEN_LOBBIES } from './live-keys';
-import { CLOSED_LOBBY_TTL_MS, liveLobbyState, type LiveLobby, type LobbyDocuments } from './lobby-documents';
+import { CLOSED_LOBBY_TTL_MS, visibleLobby, type LiveLobby, type LobbyDocuments } from './lobby-documents';
 import type { Committed } from './lobby-transaction';
 import { Rerun } from './rerun';
 
@@ -43,13 +43,10 @@ export class LobbyEffects {
     if (!c.scheduled && (type === 'tick' || c.restored || nextDeadline(before, now) !== nextDeadline(after, now))) {
       work.push(this.schedule(after, c.storeVersion));
     }
-    // Every change is persisted, whatever the command: by the state, not by its name. A change
-    // of membership or phase (what the events report) is written before the answer; any other
-    // (votes, classes, slots, picks, ready flags) is written behind, coalesced per lobby.
-    if (c.changed) {
-      if (type === 'create' || c.events.length > 0) work.push(this.deps.documents.save(after));
-      else this.deps.documents.saveSoon(after);
-    }
+    // Every change is persisted, whatever the command: a durable one (membership, phase) was
+    // written before its commit answered (see keepOrUndo); any other (votes, classes, slots, picks,
+    // ready flags) is written behind, coalesced per lobby.
+    if (c.changed && !c.saved) this.deps.documents.saveSoon(after);
     await Promise.all(work);
   }
 
@@ -92,7 +89,10 @@ export class LobbyEffects {
       if (due !== null) await live.schedule(LOBBY_DEADLINES, current.code, due);
       const doc = await live.get(lobbyKey(current.code));
       if (doc === null || doc.version === version) return;
-      current = liveLobbyState(doc.value);
+      // A durable change pending sets its own deadline when it is kept (see keepOrUndo).
+      const visible = visibleLobby(doc.value);
+      if (visible === null) return;
+      current = visible;
       version = doc.version;
     }
   }

@@ -1,4 +1,5 @@
 import { randomBytes as secureRandomBytes } from 'node:crypto';
+import { machineTime } from '../clock/machine-time';
 import { invalid, notFound } from '../domain/domain-error';
 import {
   applyLobbyCommand, chatMessage, createLobby, isClientCommandType, isClosed, lobbyDetail, lobbySummary, myVote,
@@ -6,22 +7,23 @@ import {
   type LobbyVotes,
 } from '../domain/lobby';
 import type { Caller } from '../identity/caller';
-import type { LiveStore } from '../live/live-store';
+import type { LiveStore, ReadGuard } from '../live/live-store';
 import type { LobbyCreateBody } from '../../schema/lobby-bodies';
-import { CONSOLE_LOGGER, type BanLookup, type EngineLogger, type LobbyRecords, type MatchRecorder, type UnrecordedLobbies } from './engine-ports';
+import { CONSOLE_LOGGER, type BanLookup, type CommandLimit, type EngineLogger, type LobbyRecords, type MatchRecorder, type UnrecordedLobbies } from './engine-ports';
 import { LOBBY_CHAT_SEQUENCE, lobbyChatKey, lobbyKey, lobbyMemberKey, OPEN_LOBBIES } from './live-keys';
 import { actorOf, banCheck, requireUser, SYSTEM_ACTOR } from './lobby-actors';
 import { chatPublication, lobbyUpdates } from './lobby-broadcast';
 import { lobbyCodeFrom, LOBBY_CODE_LENGTH } from './lobby-code';
 import type { LobbyContext } from './lobby-context';
 import { READ_AGAIN, retryOnConflict } from './cas-retry';
-import { LobbyDocuments, lobbyWrite, liveLobbyState } from './lobby-documents';
+import { keepOrUndo, pendingWrite, written } from './durable-change';
+import { LobbyDocuments, lobbyWrite, visibleLobby } from './lobby-documents';
 import { LobbyEffects } from './lobby-effects';
 import { partyJoin } from './lobby-party-join';
-import { LobbyGroupCommit, type LobbyRule } from './lobby-group-commit';
+import { LobbyGroupCommit } from './lobby-group-commit';
 import type { Committed } from './lobby-transaction';
 import { MatchReporter } from './match-reporter';
-import { currentLobbyOf, MembershipIndex, type StaleEntries } from './membership-index';
+import { currentLobbyOf, MembershipIndex } from './membership-index';
 
 export interface LobbyEngineDeps {
   live: LiveStore;
@@ -36,10 +38,14 @@ export interface LobbyEngineDeps {
   randomBytes?: (size: number) => Uint8Array;
   /** The live epoch (LiveEpoch.current): lobbies rebuilt from Postgres get versions above it. */
   epoch?: () => Promise<number>;
+  /** The live store whole again after a loss (LiveEpoch.whole): see LobbyContext.rebuilt. */
+  rebuilt?: () => Promise<ReadGuard>;
   /** Maps a custom map pool may use (built-in and uploaded); the formats' default maps otherwise. */
   maps?: { names(): Promise<readonly string[]> };
   /** Game server reservations a lobby can be pinned to; without it no reservation id is anyone's. */
   reservations?: ReservationPins;
+  /** How long a durable change may stay pending before another command settles it (see PendingMark); above the database's bound. */
+  durableLeaseMs?: number;
 }
 
 /** The servers area's answer to "may this user pin a lobby to this reservation". */
@@ -52,7 +58,6 @@ export interface ReservationPins {
 
 /** Chat keeps the last 200 messages of a lobby. */
 export const CHAT_HISTORY = 200;
-const NOTHING_STALE: StaleEntries = new Map();
 
 /** Runs the pure lobby rules against the live store; one instance per process, any number of processes. */
 export class LobbyEngine {
@@ -61,17 +66,17 @@ export class LobbyEngine {
   readonly #group: LobbyGroupCommit;
 
   constructor(private readonly deps: LobbyEngineDeps) {
-    const clock = deps.clock ?? Date.now;
+    const clock = deps.clock ?? machineTime.wall;
     const logger = deps.logger ?? CONSOLE_LOGGER;
     const invalidate = deps.invalidate ?? (() => undefined);
-    const documents = new LobbyDocuments(deps.live, deps.records, logger, deps.epoch);
+    const documents = new LobbyDocuments(deps.live, deps.records, logger, deps.epoch, deps.durableLeaseMs);
     const effects = new LobbyEffects({
       live: deps.live, documents, clock, logger, invalidate, summaries: () => this.summaries(),
     });
     const index = new MembershipIndex(deps.live, documents);
-    this.#ctx = { live: deps.live, documents, effects, index, clock, logger, invalidate, isBanned: banCheck(deps.bans, clock) };
+    this.#ctx = { live: deps.live, documents, effects, index, clock, logger, invalidate, isBanned: banCheck(deps.bans, clock), rebuilt: deps.rebuilt };
     this.#reporter = new MatchReporter(this.#ctx, deps.matches);
-    this.#group = new LobbyGroupCommit(deps.live, documents, clock);
+    this.#group = new LobbyGroupCommit(deps.live, documents, clock, logger, deps.rebuilt);
   }
 
   async create(caller: Caller, body: LobbyCreateBody): Promise<{ code: string; lobby: LobbyDetail }> {
@@ -85,10 +90,12 @@ export class LobbyEngine {
     const [banned, knownMaps] = await Promise.all([this.#ctx.isBanned(user.id), this.deps.maps?.names()]);
     const random = this.deps.randomBytes ?? secureRandomBytes;
     // A fresh code on every round: a lost race, or a code that exists, draws another.
-    const committed = await retryOnConflict<Committed>(live, async () => {
+    const made = await retryOnConflict(live, async () => {
       const code = lobbyCodeFrom(random(LOBBY_CODE_LENGTH));
       // A code used before lives on in Postgres (matches are keyed by it): never reuse one.
       if (await this.deps.records.load(code)) return READ_AGAIN;
+      // Before the index is read: after a loss of the live store, only once it is rebuilt (the one-lobby rule).
+      const whole = this.deps.rebuilt && (await this.deps.rebuilt());
       const stale = await index.staleEntries([user.id], null);
       const entry = await live.get(lobbyMemberKey(user.id));
       const now = clock();
@@ -98,14 +105,25 @@ export class LobbyEngine {
       });
       if (!outcome.ok) throw outcome.error;
       const state = outcome.state;
+      const member = { key: lobbyMemberKey(user.id), expectedVersion: entry?.version ?? 0, value: code };
+      const publish = lobbyUpdates([state], now);
       return {
-        writes: [lobbyWrite(state, 0), { key: lobbyMemberKey(user.id), expectedVersion: entry?.version ?? 0, value: code }],
-        publish: lobbyUpdates([state], now),
-        answer: (versions) => ({
-          before: state, after: state, events: outcome.events, changed: true, now, storeVersion: versions[0], restored: false, scheduled: false,
+        // Pending, announced once Postgres holds it (see keepOrUndo).
+        writes: [pendingWrite(lobbyWrite(state, 0), null, [{ write: member, prior: entry?.value }], this.#ctx.documents.leaseMs), member],
+        guards: whole ? [whole] : [],
+        answer: (versions: number[]) => ({
+          change: { before: null, after: state, storeVersion: versions[0], publish, others: [written(member, entry?.value, versions[1])] },
+          events: outcome.events,
+          now,
         }),
       };
     });
+    const { change, events, now } = made;
+    // A creation is durable before it is answered: a lobby Postgres does not hold is taken back.
+    const storeVersion = await keepOrUndo(live, this.#ctx.documents, this.#ctx.logger, change, now);
+    const committed: Committed = {
+      before: change.after, after: change.after, events, changed: true, now, storeVersion, restored: false, scheduled: false, saved: true,
+    };
     await effects.committed(committed, 'create');
     const { code } = committed.after;
     if (reservationId !== null) await this.deps.reservations!.pinned(reservationId, code);
@@ -125,7 +143,8 @@ export class LobbyEngine {
     if (codes.length === 0) return [];
     const docs = await live.getMany(codes.map(lobbyKey));
     const states = await Promise.all(
-      codes.map(async (code, i) => (docs[i] ? liveLobbyState(docs[i]!.value) : ((await documents.restore(code))?.state ?? null))),
+      // A lobby with a durable change pending is listed as it was (see PendingMark).
+      codes.map(async (code, i) => (docs[i] ? visibleLobby(docs[i]!.value) : ((await documents.restore(code))?.state ?? null))),
     );
     const open: LobbyState[] = [];
     for (const [i, state] of states.entries()) {
@@ -169,18 +188,27 @@ export class LobbyEngine {
     return entry;
   }
 
-  /** A client's command (everything but party-join, which `partyJoin` resolves, and the system's). */
-  async command(code: string, command: LobbyCommand, caller: Caller): Promise<LobbyState> {
+  /**
+   * A client's command (everything but party-join, which `partyJoin` resolves, and the system's).
+   * `limit`: the user's command limit, counted in the command's own commit (see LobbyGroupCommit).
+   */
+  async command(code: string, command: LobbyCommand, caller: Caller, limit?: CommandLimit): Promise<LobbyState> {
     if (!isClientCommandType(command.type) || command.type === 'party-join') throw invalid('unknown command');
     const user = requireUser(caller);
-    const joining = command.type === 'join';
-    const [banned, stale] = joining
-      ? await Promise.all([this.#ctx.isBanned(user.id), this.#ctx.index.staleEntries([user.id], code)])
-      : [false, NOTHING_STALE];
-    const key = lobbyMemberKey(user.id);
-    const committed = await this.#transact(code, [key], (state, docs, now) =>
-      applyLobbyCommand(state, command, actorOf(user, currentLobbyOf(user.id, docs.get(key), stale), banned), now),
-    );
+    let committed: Committed;
+    if (command.type === 'join') {
+      // Only joining asks which lobby the user is in (the one-lobby rule): the index entry is read with the lobby.
+      const [banned, stale] = await Promise.all([this.#ctx.isBanned(user.id), this.#ctx.index.staleEntries([user.id], code)]);
+      const key = lobbyMemberKey(user.id);
+      committed = await this.#group.run(
+        code,
+        [key],
+        (state, docs, now) => applyLobbyCommand(state, command, actorOf(user, currentLobbyOf(user.id, docs.get(key), stale), banned), now),
+        { limit, crossLobby: true },
+      );
+    } else {
+      committed = await this.#group.run(code, [], (state, _docs, now) => applyLobbyCommand(state, command, actorOf(user, null, false), now), { limit });
+    }
     await this.#ctx.effects.committed(committed, command.type);
     return committed.after;
   }
@@ -237,7 +265,10 @@ export class LobbyEngine {
         const loaded = await documents.load(record.code);
         if (!loaded) continue;
         if (loaded.restored) restored++;
-        if (loaded.state.version > record.version) await documents.save(loaded.state);
+        if (loaded.state.version > record.version) await documents.save(loaded.state).catch((error: unknown) => {
+          documents.retryBehind(loaded.state);
+          throw error;
+        });
         await effects.restored(loaded);
         if (loaded.state.phase === 'ended' && loaded.state.matchId === null && !unrecorded.includes(record.code)) {
           await this.#reporter.record(loaded.state);
@@ -274,7 +305,4 @@ export class LobbyEngine {
     return loaded.state;
   }
 
-  #transact(code: string, keys: string[], rule: LobbyRule): Promise<Committed> {
-    return this.#group.run(code, keys, rule);
-  }
 }

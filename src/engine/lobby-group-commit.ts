@@ -1,11 +1,13 @@
 import { notFound, type Outcome } from '../domain/domain-error';
 import type { LobbyEvent, LobbyState } from '../domain/lobby';
-import type { LiveStore } from '../live/live-store';
-import { READ_AGAIN, retryOnConflict } from './cas-retry';
+import type { LiveStore, ReadGuard, VersionedDoc } from '../live/live-store';
+import { READ_AGAIN, retryOnConflict, type CommitFailure } from './cas-retry';
+import type { CommandLimit, EngineLogger } from './engine-ports';
+import { awaitSettled, isDurable, keepOrUndo, pendingWrite, written, type LiveChange } from './durable-change';
 import { lobbyUpdates } from './lobby-broadcast';
 import { lobbyDeadline } from './lobby-deadline';
 import { lobbyKey } from './live-keys';
-import { liveLobbyState, lobbyWrite, type LobbyDocuments } from './lobby-documents';
+import { liveLobbyState, lobbyWrite, pendingOf, type LobbyDocuments } from './lobby-documents';
 import { membershipWrites, type Committed, type ReadDocs } from './lobby-transaction';
 
 export type LobbyRule = (state: LobbyState, docs: ReadDocs, now: number) => Outcome<LobbyState, LobbyEvent>;
@@ -15,6 +17,11 @@ interface Waiting {
   rule: LobbyRule;
   /** Sets the lobby's deadline with the write even when it did not move (the tick: see lobbyDeadline). */
   renewsDeadline: boolean;
+  /** The user's limit, counted in the batch's commit; `counted` once a commit counted it. */
+  limit: CommandLimit | undefined;
+  counted: boolean;
+  /** Decided on the membership index (join): waits for a rebuild under way and commits guarded (see LobbyContext.rebuilt). */
+  crossLobby: boolean;
   resolve(committed: Committed): void;
   reject(error: unknown): void;
 }
@@ -25,6 +32,8 @@ interface Decided {
 }
 
 const MAX_BATCH = 64;
+/** Lobbies whose last state this instance keeps (see `#known`): more than are busy at once, few enough to cost a few MB. */
+const KNOWN_CAPACITY = 1_000;
 
 /**
  * Group commit: the commands to one lobby that queue up in this instance while its previous
@@ -34,19 +43,40 @@ const MAX_BATCH = 64;
  * version (the rules bump it) and its own answer, and a refused command changes nothing for
  * the others. Across instances the compare-and-set still decides, and a lost race re-decides
  * the whole batch on fresh state.
+ *
+ * One round trip per batch in the common case: the batch is decided on the lobby as this instance
+ * last wrote or read it, and ONE commit counts the users' limit hits, checks that the lobby is
+ * still at that version and writes the parts that changed. If another instance moved the lobby
+ * meanwhile, the commit's conflict answers the lobby as it is now and the batch is decided again
+ * on that (a second round trip, no extra read). A refusal or a no-op decided on the remembered
+ * state is answered only once a commit has confirmed that state is current.
  */
 export class LobbyGroupCommit {
   readonly #queues = new Map<string, Waiting[]>();
+  /** Per lobby, the document as this instance last wrote or read it; any may be stale, the commit checks. */
+  readonly #known = new Map<string, VersionedDoc<LobbyState>>();
+  /** Lobbies found stored in one piece (by an older version): written in full parts once, then in parts. */
+  readonly #whole = new Set<string>();
 
   constructor(
     private readonly live: LiveStore,
     private readonly documents: LobbyDocuments,
     private readonly clock: () => number,
+    private readonly logger: EngineLogger,
+    private readonly rebuilt?: () => Promise<ReadGuard>,
   ) {}
 
-  run(code: string, readKeys: string[], rule: LobbyRule, options: { renewsDeadline?: boolean } = {}): Promise<Committed> {
+  run(
+    code: string,
+    readKeys: string[],
+    rule: LobbyRule,
+    options: { renewsDeadline?: boolean; limit?: CommandLimit; crossLobby?: boolean } = {},
+  ): Promise<Committed> {
     return new Promise((resolve, reject) => {
-      const waiting = { readKeys, rule, renewsDeadline: options.renewsDeadline ?? false, resolve, reject };
+      const waiting = {
+        readKeys, rule, renewsDeadline: options.renewsDeadline ?? false, limit: options.limit, counted: false, crossLobby: options.crossLobby ?? false,
+        resolve, reject,
+      };
       const queue = this.#queues.get(code);
       if (queue) {
         queue.push(waiting);
@@ -74,49 +104,164 @@ export class LobbyGroupCommit {
   }
 
   async #commit(code: string, batch: Waiting[]): Promise<void> {
-    let restored = false;
-    // The engines' one compare-and-set loop (cas-retry.ts); a lost race re-decides the whole batch.
-    await retryOnConflict<void>(this.live, async () => {
-      const readKeys = [...new Set(batch.flatMap((w) => w.readKeys))];
-      const [lobbyDoc, ...others] = await this.live.getMany([lobbyKey(code), ...readKeys]);
-      if (lobbyDoc === null) {
-        const loaded = await this.documents.restore(code);
-        if (loaded === null) throw notFound('lobby not found');
-        restored ||= loaded.restored;
-        return READ_AGAIN;
+    try {
+      await this.#commitOnce(code, batch);
+    } catch (error) {
+      // A lobby an older version stored in one piece: rewritten whole (in parts) once.
+      if (!(error instanceof Error && error.message.includes('WRONGFORM')) || this.#whole.has(code)) throw error;
+      this.#whole.add(code);
+      try {
+        await this.#commitOnce(code, batch);
+      } finally {
+        this.#whole.delete(code);
       }
-      const docs: ReadDocs = new Map(readKeys.map((key, i) => [key, others[i]]));
-      const first = liveLobbyState(lobbyDoc.value);
-      const now = this.clock();
-      const decided = decideInOrder(batch, first, docs, now);
-      const last = decided.reduce((state, d) => (d.result.ok ? d.result.after : state), first);
-      const settle = (storeVersion: number, scheduled: boolean) => {
-        for (const { waiting, result } of decided) {
-          if (!result.ok) waiting.reject(result.error);
-          else waiting.resolve({ ...result, changed: result.after !== result.before, now, storeVersion, restored, scheduled });
+    }
+  }
+
+  async #commitOnce(code: string, batch: Waiting[]): Promise<void> {
+    let restored = false;
+    let pending = batch;
+    /** The commands whose limit hits the last commit carried, in order. */
+    let hitters: Waiting[] = [];
+    // The engines' one compare-and-set loop (cas-retry.ts); a lost race re-decides the whole batch.
+    const wrote = await retryOnConflict<Wrote | undefined>(this.live, async (_attempt, failed) => {
+      pending = this.#learn(code, pending, hitters, failed);
+      if (pending.length === 0) return { writes: [], value: undefined };
+      // Before the reads: what they find of the membership index is complete.
+      const whole = this.rebuilt && pending.some((w) => w.crossLobby) ? [await this.rebuilt()] : [];
+      const readKeys = [...new Set(pending.flatMap((w) => w.readKeys))];
+      let lobbyDoc = readKeys.length === 0 ? this.#known.get(code) : undefined;
+      const fresh = lobbyDoc === undefined;
+      let docs: ReadDocs = new Map();
+      if (lobbyDoc === undefined) {
+        const [read, ...others] = await this.live.getMany<LobbyState>([lobbyKey(code), ...readKeys]);
+        docs = new Map(readKeys.map((key, i) => [key, others[i]]));
+        if (read === null) {
+          this.#known.delete(code);
+          const loaded = await this.documents.restore(code);
+          if (loaded === null) throw notFound('lobby not found');
+          restored ||= loaded.restored;
+          return READ_AGAIN;
         }
-      };
-      if (last === first) return { writes: [], answer: () => settle(lobbyDoc.version, false) };
+        if (pendingOf(read.value)) {
+          // Another instance's durable change is pending: nothing is decided on it until it is kept or taken back.
+          await awaitSettled(this.live, this.documents, this.logger, code, read, this.clock());
+          return READ_AGAIN;
+        }
+        lobbyDoc = { version: read.version, value: liveLobbyState(read.value) };
+        this.#remember(code, lobbyDoc);
+      }
+      const { version: storeVersion, value: first } = lobbyDoc;
+      const now = this.clock();
+      const decided = decideInOrder(pending, first, docs, now);
+      const last = decided.reduce((state, d) => (d.result.ok ? d.result.after : state), first);
+      hitters = pending.filter((waiting) => waiting.limit !== undefined && !waiting.counted);
+      const hits = hitters.map((waiting) => waiting.limit!.hit);
+      if (last === first) {
+        // Decided on a remembered state: answered once the commit finds it current.
+        return {
+          writes: [], hits, guards: fresh ? [] : [{ key: lobbyKey(code), expectedVersion: storeVersion }],
+          answer: () => {
+            settle(decided, { now, storeVersion, restored, scheduled: false, saved: false });
+            return undefined;
+          },
+        };
+      }
       let indexWrites;
       try {
         indexWrites = await membershipWrites(this.live, code, first, last, docs);
       } catch (error) {
         // A membership clash is one command's; alone, each command meets its own verdict.
-        if (batch.length === 1) throw error;
-        for (const waiting of batch) await this.#commit(code, [waiting]).catch((e) => waiting.reject(e));
+        if (pending.length === 1) throw error;
+        for (const waiting of pending) await this.#commit(code, [waiting]).catch((e) => waiting.reject(e));
         return { writes: [], value: undefined };
       }
       // Every version of the batch is announced, in order, in the same atomic step: see lobby-broadcast.
       const changes = decided.flatMap(({ result }) => (result.ok && result.after !== result.before ? [result.after] : []));
       // The deadline of the batch's last state, which is the one written, goes with the write.
-      const renew = restored || batch.some((waiting) => waiting.renewsDeadline);
+      const renew = restored || pending.some((waiting) => waiting.renewsDeadline);
+      const publish = lobbyUpdates(changes, now);
+      const schedule = lobbyDeadline(first, last, now, renew);
+      const lobby = lobbyWrite(last, storeVersion, this.#whole.has(code) ? undefined : first);
+      // A durable change is written pending, announced and scheduled only once Postgres holds it (keepOrUndo).
+      const durable = decided.some(({ result }) => result.ok && isDurable(result.events));
       return {
-        writes: [lobbyWrite(last, lobbyDoc.version), ...indexWrites],
-        publish: lobbyUpdates(changes, now),
-        schedule: lobbyDeadline(first, last, now, renew),
-        answer: (versions) => settle(versions[0], true),
+        writes: [durable ? pendingWrite(lobby, first, indexWrites, this.documents.leaseMs) : lobby, ...indexWrites.map((index) => index.write)],
+        guards: whole,
+        hits,
+        ...(durable ? {} : { publish, schedule }),
+        answer: (versions) => ({
+          decided, now, durable,
+          change: {
+            before: first, after: last, storeVersion: versions[0], publish, schedule,
+            others: indexWrites.map((index, i) => written(index.write, index.prior, versions[1 + i])),
+          },
+        }),
       };
     });
+    if (wrote === undefined) return;
+    const { decided, now, change, durable: saved } = wrote;
+    let storeVersion = change.storeVersion;
+    if (saved) {
+      try {
+        // In the lobby's lane: no batch of this instance builds on the change before it is durable or taken back.
+        storeVersion = await keepOrUndo(this.live, this.documents, this.logger, change, now);
+      } catch (error) {
+        // The whole batch was one write: taken back as one, every command answers the error.
+        this.#known.delete(code);
+        for (const { waiting } of decided) waiting.reject(error);
+        return;
+      }
+    }
+    this.#remember(code, { version: storeVersion, value: change.after });
+    settle(decided, { now, storeVersion, restored, scheduled: true, saved });
+  }
+
+  /**
+   * What the last commit's failure teaches: refused limits reject their commands (the others'
+   * hits were not counted); a conflict counted every hit and brings the lobby as it is now.
+   * Answers the commands still to decide.
+   */
+  #learn(code: string, pending: Waiting[], hitters: Waiting[], failed: CommitFailure | null): Waiting[] {
+    if (failed === null) return pending;
+    if ('refused' in failed) {
+      const refused = new Set<Waiting>();
+      failed.refused.forEach((verdict, i) => {
+        if (verdict.allowed) return;
+        refused.add(hitters[i]);
+        hitters[i].reject(hitters[i].limit!.refuse(verdict));
+      });
+      return pending.filter((waiting) => !refused.has(waiting));
+    }
+    for (const waiting of hitters) waiting.counted = true;
+    const now = failed.current.get(lobbyKey(code));
+    // A lobby with a durable change pending is read again, and waited for (see awaitSettled).
+    if (now && !pendingOf(now.value)) this.#remember(code, { version: now.version, value: liveLobbyState(now.value) });
+    else this.#known.delete(code);
+    return pending;
+  }
+
+  #remember(code: string, doc: VersionedDoc<LobbyState>): void {
+    this.#known.delete(code);
+    this.#known.set(code, doc);
+    if (this.#known.size > KNOWN_CAPACITY) this.#known.delete(this.#known.keys().next().value!);
+  }
+}
+
+/** A batch's commit went through: what was decided, and the change as keepOrUndo needs it. */
+interface Wrote {
+  decided: Decided[];
+  now: number;
+  /** The batch made a durable change: written pending (see pendingWrite). */
+  durable: boolean;
+  change: LiveChange;
+}
+
+/** Answers each command of a batch: its refusal, or its change as the batch's commit left it. */
+function settle(decided: Decided[], written: Omit<Committed, 'before' | 'after' | 'events' | 'changed'>): void {
+  for (const { waiting, result } of decided) {
+    if (!result.ok) waiting.reject(result.error);
+    else waiting.resolve({ ...result, changed: result.after !== result.before, ...written });
   }
 }
 

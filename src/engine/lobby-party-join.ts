@@ -34,7 +34,7 @@ export async function partyJoin(ctx: LobbyContext, code: string, caller: Caller)
     const [stale, banned] = await Promise.all([index.staleEntries(ids, code), Promise.all(ids.map(ctx.isBanned))]);
     const keys = [partyKey(party.id), ...ids.map(lobbyMemberKey)];
     try {
-      const committed = await transact(live, documents, clock, code, keys, (state, docs, now) => {
+      const committed = await transact(ctx, code, keys, (state, docs, now) => {
         if (docs.get(partyKey(party.id))?.version !== partyDoc.version) throw PARTY_CHANGED;
         const members: Actor[] = party.members.map((profile, i) => ({
           id: profile.id,
@@ -47,7 +47,7 @@ export async function partyJoin(ctx: LobbyContext, code: string, caller: Caller)
         const cleared = clearInvites(party, now);
         const partyAfter = cleared.ok ? cleared.state : party;
         return { outcome, extraWrites: [{ key: partyKey(party.id), expectedVersion: partyDoc.version, value: partyAfter }] };
-      });
+      }, { crossLobby: true });
       await effects.committed(committed, 'party-join');
       return { writes: [], value: undefined };
     } catch (error) {

@@ -1,11 +1,13 @@
 import { conflict, notFound, type Outcome } from '../domain/domain-error';
 import { openMembers, type LobbyEvent, type LobbyState } from '../domain/lobby';
-import type { CasWrite, LiveStore, VersionedDoc } from '../live/live-store';
+import type { CasWrite, LiveStore, ReadGuard, VersionedDoc } from '../live/live-store';
 import { READ_AGAIN, retryOnConflict } from './cas-retry';
 import { lobbyUpdates } from './lobby-broadcast';
 import { lobbyDeadline } from './lobby-deadline';
 import { lobbyKey, lobbyMemberKey } from './live-keys';
-import { lobbyWrite, liveLobbyState, type LobbyDocuments } from './lobby-documents';
+import { awaitSettled, isDurable, keepOrUndo, pendingWrite, written, type LiveChange } from './durable-change';
+import type { LobbyContext } from './lobby-context';
+import { lobbyWrite, liveLobbyState, pendingOf } from './lobby-documents';
 
 export type ReadDocs = ReadonlyMap<string, VersionedDoc<unknown> | null>;
 
@@ -31,6 +33,8 @@ export interface Committed {
   restored: boolean;
   /** The compare-and-set that wrote `after` also set its deadline as needed (see lobbyDeadline): nothing is left to schedule. */
   scheduled: boolean;
+  /** Postgres holds `after` already (a durable change: see keepOrUndo); otherwise it is written behind. */
+  saved: boolean;
 }
 
 /**
@@ -40,49 +44,79 @@ export interface Committed {
  * entry to be still as read when the rule said yes.
  */
 export function transact(
-  live: LiveStore,
-  documents: LobbyDocuments,
-  clock: () => number,
+  ctx: Pick<LobbyContext, 'live' | 'documents' | 'clock' | 'logger' | 'rebuilt'>,
   code: string,
   readKeys: string[],
   decide: Decide,
+  /** The decision rests on the membership index: waits for a rebuild under way (see LobbyContext.rebuilt). */
+  options: { crossLobby?: boolean } = {},
 ): Promise<Committed> {
-  return documents.lanes.run(code, () => {
+  const { live, documents, clock, logger } = ctx;
+  const rebuilt = options.crossLobby ? ctx.rebuilt : undefined;
+  return documents.lanes.run(code, async () => {
     let restored = false;
-    return retryOnConflict<Committed>(live, async () => {
-      const [lobbyDoc, ...others] = await live.getMany([lobbyKey(code), ...readKeys]);
+    const step = await retryOnConflict<Committed | { change: LiveChange; events: LobbyEvent[]; now: number; durable: boolean }>(live, async () => {
+      // Before the reads: what they find of the index is complete.
+      const whole = rebuilt && (await rebuilt());
+      const [lobbyDoc, ...read] = await live.getMany([lobbyKey(code), ...readKeys]);
       if (lobbyDoc === null) {
         const loaded = await documents.restore(code);
         if (loaded === null) throw notFound('lobby not found');
         restored ||= loaded.restored;
         return READ_AGAIN;
       }
-      const docs: ReadDocs = new Map(readKeys.map((key, i) => [key, others[i]]));
+      if (pendingOf(lobbyDoc.value)) {
+        // A durable change is pending: nothing is decided on it until it is kept or taken back.
+        await awaitSettled(live, documents, logger, code, lobbyDoc, clock());
+        return READ_AGAIN;
+      }
+      const docs: ReadDocs = new Map(readKeys.map((key, i) => [key, read[i]]));
       const before = liveLobbyState(lobbyDoc.value);
       const now = clock();
       const { outcome, extraWrites = [] } = decide(before, docs, now);
       if (!outcome.ok) throw outcome.error;
       const after = outcome.state;
-      const changed = after !== before;
-      if (!changed && extraWrites.length === 0) {
-        return { writes: [], value: { before, after, events: [], changed, now, storeVersion: lobbyDoc.version, restored, scheduled: false } };
+      if (after === before && extraWrites.length === 0) {
+        return { writes: [], value: { before, after, events: [], changed: false, now, storeVersion: lobbyDoc.version, restored, scheduled: false, saved: false } };
       }
-      const indexWrites = await membershipWrites(live, code, before, after, docs);
+      const others = [
+        ...(await membershipWrites(live, code, before, after, docs)),
+        ...extraWrites.map((write) => ({ write, prior: docs.get(write.key)?.value ?? null })),
+      ];
+      // Watchers hear of the change in the same atomic step (see lobby-broadcast); of a durable
+      // one only once Postgres holds it (the write is pending until then: see keepOrUndo).
+      const durable = after !== before && isDurable(outcome.events);
+      const publish = after !== before ? lobbyUpdates([after], now) : undefined;
+      const schedule = after !== before ? lobbyDeadline(before, after, now, restored) : undefined;
+      // A decision that leaves the lobby as it is writes only the other keys (the lobby is guarded).
+      const lobby = after === before ? [] : [durable ? pendingWrite(lobbyWrite(after, lobbyDoc.version), before, others, documents.leaseMs) : lobbyWrite(after, lobbyDoc.version)];
       return {
-        writes: [...(changed ? [lobbyWrite(after, lobbyDoc.version)] : []), ...indexWrites, ...extraWrites],
-        // Watchers hear of the change in the same atomic step: see lobby-broadcast.
-        publish: changed ? lobbyUpdates([after], now) : undefined,
-        schedule: changed ? lobbyDeadline(before, after, now, restored) : undefined,
+        writes: [...lobby, ...others.map((other) => other.write)],
+        guards: [...(whole ? [whole] : []), ...(lobby.length === 0 ? [{ key: lobbyKey(code), expectedVersion: lobbyDoc.version }] : [])],
+        ...(durable ? {} : { publish, schedule }),
         answer: (versions) => ({
-          before, after, events: outcome.events, changed, now, storeVersion: changed ? versions[0] : lobbyDoc.version, restored, scheduled: changed,
+          change: {
+            before, after, storeVersion: lobby.length > 0 ? versions[0] : lobbyDoc.version, publish, schedule,
+            others: others.map((other, i) => written(other.write, other.prior, versions[lobby.length + i])),
+          },
+          events: outcome.events,
+          now,
+          durable,
         }),
       };
     });
+    if (!('change' in step)) return step;
+    // `durable`: the decision's own reading (the write is pending exactly when it is), not worked out again.
+    const { change, events, now, durable: saved } = step;
+    const changed = change.after !== change.before;
+    // Still in the lobby's lane: no command of this instance builds on the change before it is durable or taken back.
+    const storeVersion = saved ? await keepOrUndo(live, documents, logger, change, now) : change.storeVersion;
+    return { before: change.before!, after: change.after, events, changed, now, storeVersion, restored, scheduled: changed, saved };
   });
 }
 
-/** Index writes for users who entered (-> code) or left (-> deleted) the lobby's open membership. */
-export async function membershipWrites(live: LiveStore, code: string, before: LobbyState, after: LobbyState, read: ReadDocs): Promise<CasWrite[]> {
+/** Index writes for users who entered (-> code) or left (-> deleted) the lobby's open membership, each with the value it replaces. */
+export async function membershipWrites(live: LiveStore, code: string, before: LobbyState, after: LobbyState, read: ReadDocs): Promise<IndexWrite[]> {
   const was = new Set(openMembers(before));
   const is = new Set(openMembers(after));
   const joined = [...is].filter((id) => !was.has(id));
@@ -94,17 +128,23 @@ export async function membershipWrites(live: LiveStore, code: string, before: Lo
   const docs = new Map(read);
   unread.forEach((key, i) => docs.set(key, fetched[i]));
 
-  const writes: CasWrite[] = [];
+  const writes: IndexWrite[] = [];
   for (const id of joined) {
     const key = lobbyMemberKey(id);
     const doc = docs.get(key) ?? null;
     // Entries read before the decision were judged by the rule; any other must be free.
     if (!read.has(key) && doc !== null && doc.value !== code) throw conflict('already in another lobby');
-    writes.push({ key, expectedVersion: doc?.version ?? 0, value: code });
+    writes.push({ write: { key, expectedVersion: doc?.version ?? 0, value: code }, prior: doc?.value ?? null });
   }
   for (const id of left) {
     const doc = docs.get(lobbyMemberKey(id)) ?? null;
-    if (doc !== null && doc.value === code) writes.push({ key: lobbyMemberKey(id), expectedVersion: doc.version, value: null });
+    if (doc !== null && doc.value === code) writes.push({ write: { key: lobbyMemberKey(id), expectedVersion: doc.version, value: null }, prior: code });
   }
   return writes;
+}
+
+/** An index write and the value it replaces (for taking it back: see keepOrUndo). */
+export interface IndexWrite {
+  write: CasWrite;
+  prior: unknown;
 }

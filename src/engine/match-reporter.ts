@@ -52,7 +52,7 @@ export class MatchReporter {
     const { live, documents, clock, effects, invalidate } = this.ctx;
     try {
       const { matchId } = await this.matches.recordMatch(matchReportOf(state));
-      const committed = await transact(live, documents, clock, state.code, [], (lobby, _docs, now) => ({
+      const committed = await transact(this.ctx, state.code, [], (lobby, _docs, now) => ({
         outcome: lobby.matchId !== null ? succeed(lobby) : applyLobbyCommand(lobby, { type: 'record-match', matchId }, SYSTEM_ACTOR, now),
       }));
       await effects.committed(committed, 'record-match');

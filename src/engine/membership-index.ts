@@ -26,7 +26,9 @@ export class MembershipIndex {
         const doc = docs[i];
         if (doc === null || doc.value === joining) return;
         const lobby = await this.documents.load(doc.value);
-        if (lobby === null || !openMembers(lobby.state).includes(userId)) stale.set(userId, doc.version);
+        // A durable change pending that lets the user in (a join, a creation) counts: the entry is not stale unless it is taken back.
+        const member = lobby === null ? await this.documents.creationPending(doc.value) : [lobby.state, lobby.pending].some((state) => state && openMembers(state).includes(userId));
+        if (!member) stale.set(userId, doc.version);
       }),
     );
     return stale;

@@ -1,3 +1,4 @@
+import { machineTime } from '../clock/machine-time';
 import { randomBytes as secureRandomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import type { PartyMeBody } from '../../schema/party';
@@ -49,7 +50,7 @@ export class PartyEngine {
   readonly #isBanned: (userId: number) => Promise<boolean>;
 
   constructor(private readonly deps: PartyEngineDeps) {
-    this.#clock = deps.clock ?? Date.now;
+    this.#clock = deps.clock ?? machineTime.wall;
     this.#isBanned = banCheck(deps.bans, this.#clock);
   }
 

@@ -3,16 +3,17 @@ import type { ApiKeyRecord as WireApiKey, ApiKeyIssueResponse, CurrentKey } from
 import { toUserPublic, type UserRecord } from '../db/user-record';
 import type { ApiKeyKind, ApiKeyRecord, NewApiKey } from '../db/api-key-repository';
 import type { ApiKeyAuditRecord } from '../db/audit-repository';
+import type { EntityManager } from '../db/orm';
 import { conflict, notFound } from '../domain/domain-error';
 import { API_KEY_RANDOM_BYTES, formatApiKey, hashApiKey, keyPrefix } from '../domain/keys/api-key-format';
 
 export interface ApiKeysDeps {
   keys: {
-    insert(key: NewApiKey): Promise<ApiKeyRecord>;
+    insert(key: NewApiKey, em?: EntityManager): Promise<ApiKeyRecord>;
     findById(id: number): Promise<ApiKeyRecord | null>;
     listByUser(userId: number): Promise<ApiKeyRecord[]>;
     listAll(limit?: number): Promise<ApiKeyRecord[]>;
-    countActiveByUser(userId: number, kind: ApiKeyKind): Promise<number>;
+    countActiveByUser(userId: number, kind: ApiKeyKind, em?: EntityManager): Promise<number>;
     revoke(id: number, at: Date, ownerId?: number): Promise<boolean>;
   };
   audit: { lastPerKey(keyIds: readonly number[], perKey?: number): Promise<Map<number, ApiKeyAuditRecord[]>> };
@@ -31,8 +32,9 @@ export const MAX_ACTIVE_KEYS_PER_USER = 10;
 export class ApiKeys {
   constructor(private readonly deps: ApiKeysDeps) {}
 
-  async issue(userId: number, kind: ApiKeyKind, label: string | null | undefined): Promise<ApiKeyIssueResponse> {
-    if ((await this.deps.keys.countActiveByUser(userId, kind)) >= MAX_ACTIVE_KEYS_PER_USER) {
+  /** `em`: the caller's transaction, when the key is issued with other writes (KeyAdmin's audit row). */
+  async issue(userId: number, kind: ApiKeyKind, label: string | null | undefined, em?: EntityManager): Promise<ApiKeyIssueResponse> {
+    if ((await this.deps.keys.countActiveByUser(userId, kind, em)) >= MAX_ACTIVE_KEYS_PER_USER) {
       throw conflict(`at most ${MAX_ACTIVE_KEYS_PER_USER} active ${kind} keys per account; revoke one first`);
     }
     const random = this.deps.random ?? ((n: number) => randomBytes(n));
@@ -43,7 +45,7 @@ export class ApiKeys {
       label: label ? label : null,
       keyHash: hashApiKey(raw),
       keyPrefix: keyPrefix(raw),
-    });
+    }, em);
     const { audit: _none, ...wire } = toWire(record, []);
     return { ...wire, raw_key: raw };
   }

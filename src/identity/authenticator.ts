@@ -5,9 +5,9 @@ import { HttpError } from '../door/http-refusal';
 import type { PresentedRequest } from '../door/presented-request';
 import { ANONYMOUS, type Caller } from './caller';
 import type { KeyAuditLog } from './key-audit-log';
-import type { KeyRateLimit } from './key-rate-limit';
+import { KEY_REQUESTS_PER_WINDOW, KEY_WINDOW_MS, type KeyRateLimit } from './key-rate-limit';
 import { CredentialResolver, isBearerAttempt, type CredentialSources, type Presented } from './presented-credentials';
-import { originOfUrl, requestSite } from './request-site';
+import { isCrossSiteFetch, isOwnNavigation, originOfUrl, requestSite } from './request-site';
 import { readSessionCookie, sessionSetCookie } from './session-cookie';
 
 export type RouteRule = Pick<RouteContract, 'auth' | 'role' | 'optionalSession'>;
@@ -39,27 +39,22 @@ export interface Authenticator {
   authenticateRecent(request: PresentedRequest, route: RouteRule, trail: AnswerTrail): Caller | Promise<Caller>;
   /** socket.io handshake: the session cookie, or a premium/admin key as `auth.token`; nothing is anonymous. */
   resolveSocketCredential(input: { cookieHeader?: string; token?: string; address?: string }): Promise<SocketCredentialResult>;
-  /** The session a cookie header names, for routes that work with or without one (login, logout, chat callback). */
-  optionalSession(cookieHeader: string | undefined): Promise<Presented['session'] | null>;
+  /**
+   * The credential step of a route that declares no credential and takes a session only as a hint
+   * (client logs): the session's caller when the request comes from this site's pages, anonymous
+   * otherwise; another site's beacon is neither refused nor counted in a user's name.
+   */
+  sameSiteSession(request: PresentedRequest, trail: AnswerTrail): Promise<Caller>;
+  /**
+   * The credential step of logout: the session cookie to end, on a navigation from this site only
+   * (403 otherwise: a link on another site must not end the session). Nothing is read from a store,
+   * so logging out works whichever store is down.
+   */
+  sessionToEnd(request: PresentedRequest): string | undefined;
 }
 
-// Rule 1: a key never travels in a URL. One that does (recognised by its prefix, under any
-// parameter name) is refused outright, on every route (anonymous ones too), rather than silently
-// ignored, so the client learns that its key has leaked into logs and browser histories. It is no
-// valid credential, hence 401 (rule 8). Other parameters are never read as keys.
-const KEY_IN_URL = /svc_(pk|ak)_/i;
-
-export function keyInUrl(url: string): boolean {
-  const q = url.indexOf('?');
-  if (q < 0) return false;
-  const query = url.slice(q + 1);
-  if (KEY_IN_URL.test(query)) return true;
-  try {
-    return KEY_IN_URL.test(decodeURIComponent(query));
-  } catch {
-    return false;
-  }
-}
+// Rule 1 (a key in the URL is 401) is the exchange's, before any route's credential step.
+export { KEY_IN_URL_REFUSAL, keyInUrl } from '../door/key-in-url';
 
 const SOCKET_ACCESS: RouteAccess = { accepts: ['session', 'premium', 'admin'], role: 'any' };
 
@@ -77,8 +72,8 @@ function toCaller(decision: Extract<AccessDecision, { allow: true }>, presented:
 /** Methods that change nothing; every other one is a state change the CSRF rule covers. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export const KEY_IN_URL_REFUSAL = 'API keys go in the Authorization header, never in the URL';
-export const KEY_RATE_LIMITED = 'rate limit exceeded: 60 requests per minute per key';
+/** The refusal's message, from the limit's one definition (key-rate-limit.ts). */
+export const KEY_RATE_LIMITED = `rate limit exceeded: ${KEY_REQUESTS_PER_WINDOW} requests per ${KEY_WINDOW_MS === 60_000 ? 'minute' : `${KEY_WINDOW_MS / 1000} s`} per key`;
 
 /** The one refusal of a key over its rate, at every door (REST, socket commands, the handshake). */
 export function keyRateLimited(retryAfterS: number): HttpError {
@@ -91,7 +86,7 @@ export function keyRateLimited(retryAfterS: number): HttpError {
  * session's state change; a client that sends neither (curl, a bot) is not a browser being abused.
  */
 function isCrossSite(req: PresentedRequest, publicOrigin: string | null): boolean {
-  if (req.secFetchSite?.trim().toLowerCase() === 'cross-site') return true;
+  if (isCrossSiteFetch(req.secFetchSite)) return true;
   return requestSite({ origin: req.origin, referer: req.referer, host: req.host }, publicOrigin) === 'foreign';
 }
 
@@ -102,7 +97,6 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
 
   /** Synchronous for an anonymous route, so a cached public read is answered without a promise. */
   function authenticate(req: PresentedRequest, route: RouteRule, trail: AnswerTrail, recent = false): Caller | Promise<Caller> {
-    if (keyInUrl(req.target)) throw new HttpError(401, KEY_IN_URL_REFUSAL);
     if (route.optionalSession) return optionalSessionCaller(req, trail);
     if (route.auth.length === 0) return ANONYMOUS;
     return authenticateCredentials(req, route, trail, recent);
@@ -193,17 +187,20 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     return { ok: true, caller };
   }
 
-  async function optionalSession(cookieHeader: string | undefined): Promise<Presented['session'] | null> {
-    const found = await resolver.session(readSessionCookie(cookieHeader), false);
-    if (!found) return null;
-    const { access: _access, ...session } = found;
-    return session;
+  async function sameSiteSession(req: PresentedRequest, trail: AnswerTrail): Promise<Caller> {
+    return isCrossSite(req, publicOrigin) ? ANONYMOUS : optionalSessionCaller(req, trail);
+  }
+
+  function sessionToEnd(req: PresentedRequest): string | undefined {
+    if (!isOwnNavigation(req, publicOrigin)) throw new HttpError(403, 'cross-site logout refused: log out from this site');
+    return readSessionCookie(req.cookie);
   }
 
   return {
     authenticate: (req, route, trail) => authenticate(req, route, trail),
     authenticateRecent: (req, route, trail) => authenticate(req, route, trail, true),
     resolveSocketCredential,
-    optionalSession,
+    sameSiteSession,
+    sessionToEnd,
   };
 }

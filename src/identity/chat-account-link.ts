@@ -1,5 +1,5 @@
 import type { ChatLinkResult } from '../db/users-repository';
-import { ChatLinkError, generateCodeVerifier, generateState, type ChatLink, type ChatLinkFailure } from '../integrations/discord-oauth';
+import { ChatLinkError, randomOAuthToken, type ChatLink, type ChatLinkFailure } from '../integrations/chat-link';
 import type { LiveStore } from '../live/live-store';
 
 export interface ChatAccountLinkDeps {
@@ -41,8 +41,8 @@ export class ChatAccountLink {
 
   async begin(userId: number): Promise<URL> {
     if (!this.deps.link) throw new Error('chat link is not configured');
-    const state = generateState();
-    const codeVerifier = generateCodeVerifier();
+    const state = randomOAuthToken();
+    const codeVerifier = randomOAuthToken();
     const pending: PendingLink = { userId, codeVerifier };
     const stored = await this.deps.live.compareAndSet([{ key: stateKey(state), expectedVersion: 0, value: pending, ttlMs: STATE_TTL_MS }]);
     if (!stored.ok) throw new Error('OAuth state collision');

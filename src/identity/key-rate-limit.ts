@@ -1,4 +1,4 @@
-import type { LiveStore } from '../live/live-store';
+import type { LiveStore, WindowHit } from '../live/live-store';
 
 /** Spec, Limits: 60 requests per minute per key, sliding window. */
 export const KEY_REQUESTS_PER_WINDOW = 60;
@@ -27,6 +27,10 @@ export class KeyRateLimit {
 export async function hitSlidingWindow(live: LiveStore, key: string, now: number, windowMs: number, limit: number): Promise<RateVerdict> {
   const result = await live.hitWindow(key, now, windowMs, limit);
   if (result.allowed) return { allowed: true };
-  // Retry-After is whole seconds; rounding up never invites a retry that is still refused.
-  return { allowed: false, retryAfterS: Math.max(1, Math.ceil(result.retryAfterMs / 1000)) };
+  return { allowed: false, retryAfterS: retryAfterSeconds(result) };
+}
+
+/** Retry-After is whole seconds; rounding up never invites a retry that is still refused. */
+export function retryAfterSeconds(refused: WindowHit): number {
+  return Math.max(1, Math.ceil(refused.retryAfterMs / 1000));
 }

@@ -26,6 +26,11 @@ export function requestSite(headers: SiteHeaders, publicOrigin: string | null): 
   return parsed.origin === publicOrigin || (headers.host !== undefined && parsed.host === headers.host) ? 'ours' : 'foreign';
 }
 
+/** Fetch Metadata naming another site (`Sec-Fetch-Site: cross-site`): current browsers send it on every request, websockets included. */
+export function isCrossSiteFetch(secFetchSite: string | undefined): boolean {
+  return secFetchSite?.trim().toLowerCase() === 'cross-site';
+}
+
 /**
  * A top-level navigation (a link to GET /auth/logout) carries no Origin; Sec-Fetch-Site says where
  * it came from in current browsers, the Referer in older ones. Only `same-origin` and `none` (the

@@ -1,6 +1,7 @@
-import type { LiveStore } from '../live/live-store';
+import type { CommandLimit } from '../engine/engine-ports';
+import type { LiveStore, WindowHit } from '../live/live-store';
 import type { Caller } from './caller';
-import { hitSlidingWindow } from './key-rate-limit';
+import { hitSlidingWindow, retryAfterSeconds } from './key-rate-limit';
 
 export interface WindowLimit {
   limit: number;
@@ -8,25 +9,19 @@ export interface WindowLimit {
 }
 
 /**
- * Per-user limits on lobby commands, far above what a person in a real lobby does (a fast
- * drafter or chatter sends a few a second at most) and far below a script's thousands: chat 20
- * messages per 10 s, any other command 60 per 10 s. Counted in the live store, so they hold
- * across instances; documented in the README.
+ * Per-user limits on lobby commands: chat messages and other commands per 10 s, counted in the
+ * live store, so they hold across instances; the counts come from configuration (their defaults:
+ * DEFAULT_USER_RATE_LIMITS in src/config/config.ts), documented in the README.
  */
 export const USER_ACTION_WINDOW_MS = 10_000;
 /** Lobby creation is counted per minute: a person creates one now and then, a create/cancel loop dozens a second. */
 export const LOBBY_CREATE_WINDOW_MS = 60_000;
 type UserAction = 'chat' | 'command' | 'create';
-export const USER_ACTION_LIMITS: Record<UserAction, WindowLimit> = {
-  chat: { limit: 20, windowMs: USER_ACTION_WINDOW_MS },
-  command: { limit: 60, windowMs: USER_ACTION_WINDOW_MS },
-  create: { limit: 10, windowMs: LOBBY_CREATE_WINDOW_MS },
-};
 
 /** The limits from configuration (CHAT_RATE_LIMIT, COMMAND_RATE_LIMIT: per 10 s; LOBBY_CREATE_RATE_LIMIT: per minute). */
-export const userActionLimits = (perTenSeconds: { chat: number; command: number }, createsPerMinute = USER_ACTION_LIMITS.create.limit): Record<UserAction, WindowLimit> => ({
-  chat: { limit: perTenSeconds.chat, windowMs: USER_ACTION_WINDOW_MS },
-  command: { limit: perTenSeconds.command, windowMs: USER_ACTION_WINDOW_MS },
+export const userActionLimits = (per10s: { chat: number; command: number }, createsPerMinute: number): Record<UserAction, WindowLimit> => ({
+  chat: { limit: per10s.chat, windowMs: USER_ACTION_WINDOW_MS },
+  command: { limit: per10s.command, windowMs: USER_ACTION_WINDOW_MS },
   create: { limit: createsPerMinute, windowMs: LOBBY_CREATE_WINDOW_MS },
 });
 
@@ -42,16 +37,26 @@ export class UserActionLimit {
     private readonly live: LiveStore,
     private readonly clock: () => number,
     private readonly refuse: (status: number, message: string, headers?: Record<string, string>) => Error,
-    private readonly limits = USER_ACTION_LIMITS,
+    private readonly limits: Record<UserAction, WindowLimit>,
   ) {}
 
   async check(type: string, caller: Caller): Promise<void> {
-    if (caller.user === null) return;
+    const limit = this.limitOf(type, caller);
+    if (!limit) return;
+    const { key, now, windowMs, limit: most } = limit.hit;
+    const verdict = await this.live.hitWindow(key, now, windowMs, most);
+    if (!verdict.allowed) throw limit.refuse(verdict);
+  }
+
+  /** The same check as a hit to count elsewhere (in a lobby command's own commit); undefined for anonymous callers. */
+  limitOf(type: string, caller: Caller): CommandLimit | undefined {
+    if (caller.user === null) return undefined;
     const kind: UserAction = type === 'chat' || type === 'create' ? type : 'command';
     const { limit, windowMs } = this.limits[kind];
-    const verdict = await hitSlidingWindow(this.live, `ratelimit:user:${caller.user.id}:${kind}`, this.clock(), windowMs, limit);
-    if (!verdict.allowed) {
-      throw this.refuse(429, `rate limit exceeded: ${limit} ${WHAT[kind]} per ${windowMs / 1000} s`, { 'Retry-After': String(verdict.retryAfterS) });
-    }
+    return {
+      hit: { key: `ratelimit:user:${caller.user.id}:${kind}`, now: this.clock(), windowMs, limit },
+      refuse: (verdict: WindowHit) =>
+        this.refuse(429, `rate limit exceeded: ${limit} ${WHAT[kind]} per ${windowMs / 1000} s`, { 'Retry-After': String(retryAfterSeconds(verdict)) }),
+    };
   }
 }

@@ -1,5 +1,6 @@
 import { CodeChallengeMethod, OAuth2Client, OAuth2RequestError, UnexpectedErrorResponseBodyError } from 'arctic';
 import * as v from 'valibot';
+import { ChatLinkError, type ChatLink, type ChatLinkConfig, type ChatUser } from './chat-link';
 
 /**
  * Linking a chat-platform (Discord) account: authorization code flow with PKCE. arctic's Discord
@@ -7,6 +8,7 @@ import * as v from 'valibot';
  */
 
 export { generateCodeVerifier, generateState } from 'arctic';
+export { ChatLinkError, type ChatLink, type ChatLinkConfig, type ChatLinkFailure, type ChatUser } from './chat-link';
 
 const SCOPES = ['identify'];
 const DEFAULT_TIMEOUT_MS = 5_000;
@@ -16,45 +18,6 @@ const DiscordUserSchema = v.object({
   username: v.pipe(v.string(), v.minLength(1)),
   global_name: v.optional(v.nullable(v.string()), null),
 });
-
-export interface ChatLinkConfig {
-  clientId: string;
-  clientSecret: string;
-  /** e.g. https://discord.com/oauth2/authorize */
-  authorizeUrl: string;
-  /** e.g. https://discord.com/api/oauth2/token */
-  tokenUrl: string;
-  /** e.g. https://discord.com/api */
-  apiUrl: string;
-  redirectUri: string;
-  timeoutMs?: number;
-}
-
-export interface ChatUser {
-  id: string;
-  username: string;
-  /** The display name, when the user has set one. */
-  globalName: string | null;
-}
-
-export interface ChatLink {
-  authorizationUrl(state: string, codeVerifier: string): URL;
-  /** Redeems the code and reads who it belongs to; throws ChatLinkError. */
-  exchange(code: string, codeVerifier: string): Promise<ChatUser>;
-}
-
-/** rejected: the provider refused the code or token; provider_unreachable: no usable answer; bad_response: an answer we cannot read. */
-export type ChatLinkFailure = 'rejected' | 'provider_unreachable' | 'bad_response';
-
-export class ChatLinkError extends Error {
-  constructor(
-    readonly reason: ChatLinkFailure,
-    options?: { cause?: unknown },
-  ) {
-    super(`chat link failed: ${reason}`, options);
-    this.name = 'ChatLinkError';
-  }
-}
 
 export function createChatLink(config: ChatLinkConfig): ChatLink {
   const client = new OAuth2Client(config.clientId, config.clientSecret, config.redirectUri);

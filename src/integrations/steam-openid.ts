@@ -43,8 +43,8 @@ export interface VerifyAssertionOptions {
   /** Records the nonce; false when it was seen before. Throws are not caught: a broken store is not a login failure. */
   claimNonce: (nonce: string) => Promise<boolean>;
   fetch?: typeof fetch;
-  /** Epoch milliseconds; Date.now() when absent. */
-  now?: number;
+  /** Epoch milliseconds: the server's clock. */
+  now: number;
   timeoutMs?: number;
 }
 
@@ -80,7 +80,7 @@ export async function verifyAssertion(options: VerifyAssertionOptions): Promise<
   const nonce = field('response_nonce') ?? '';
   const issuedAt = nonceTimestamp(nonce);
   if (issuedAt === null) return refuse('not_verified');
-  if (Math.abs((options.now ?? Date.now()) - issuedAt) > NONCE_MAX_SKEW_MS) return refuse('stale_nonce');
+  if (Math.abs(options.now - issuedAt) > NONCE_MAX_SKEW_MS) return refuse('stale_nonce');
 
   const verdict = await askProvider(options.providerUrl, params, options.fetch ?? fetch, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   if (verdict !== 'valid') return refuse(verdict);

@@ -1,4 +1,4 @@
-import type { CasWrite, DueEntry } from './live-store';
+import type { CasWrite, Commit, DueEntry } from './live-store';
 
 /**
  * Argument rules shared by both live stores, so that a bad call fails the same way on either
@@ -17,6 +17,40 @@ export function checkCasWrites(writes: CasWrite[]): void {
     }
     if (write.value === undefined) throw new TypeError(`compareAndSet: value of "${write.key}" is undefined; use null to delete`);
     if (write.ttlMs !== undefined) ttlMilliseconds(write.ttlMs, 'compareAndSet');
+    if (write.parts !== undefined) checkParts(write);
+  }
+}
+
+function checkParts(write: CasWrite): void {
+  const { key, value, parts } = write;
+  if (value === null) throw new TypeError(`compareAndSet: a deletion of "${key}" has no parts`);
+  if (typeof value !== 'object' || Array.isArray(value)) throw new TypeError(`compareAndSet: a value of "${key}" stored in parts must be an object`);
+  if (parts !== 'all' && write.expectedVersion === 0) throw new RangeError(`compareAndSet: "${key}" is new: write all its parts`);
+}
+
+/** The parts of a parted write as [field, JSON] pairs, JSON '' for a removed field. */
+export function encodeParts(write: CasWrite): Array<[string, string]> {
+  const value = write.value as Record<string, unknown>;
+  const names = write.parts === 'all' ? Object.keys(value) : write.parts!;
+  return names.map((name) => [name, value[name] === undefined ? '' : encodeValue(value[name], 'compareAndSet')]);
+}
+
+/** The checks of compareAndSet, and a key guarded no more than once and not also written. */
+export function checkCommit(commit: Commit): void {
+  checkCasWrites(commit.writes);
+  checkCasSchedule(commit.schedule, commit.writes);
+  const seen = new Set(commit.writes.map((write) => write.key));
+  for (const guard of commit.guards ?? []) {
+    if (seen.has(guard.key)) throw new Error(`commit: key "${guard.key}" is guarded twice or also written`);
+    seen.add(guard.key);
+    if (!Number.isInteger(guard.expectedVersion) || guard.expectedVersion < 0) {
+      throw new RangeError(`commit: expectedVersion of guard "${guard.key}" must be an integer >= 0`);
+    }
+  }
+  for (const hit of commit.hits ?? []) {
+    checkScore(hit.now, 'now', 'commit');
+    ttlMilliseconds(hit.windowMs, 'commit');
+    checkPositiveInteger(hit.limit, 'limit', 'commit');
   }
 }
 

@@ -20,7 +20,52 @@ export interface CasWrite {
   value: unknown | null;
   /** Expiry of the written document, in milliseconds from now; omitted = no expiry. */
   ttlMs?: number;
+  /**
+   * Stores the value (an object) field by field, so that a later write moves only what changed:
+   * 'all' writes every field of the value; a list names the only fields that differ from the
+   * document at `expectedVersion` (a listed field absent from the value is removed). A list needs
+   * that document to exist and to have been written in parts; reads return the whole object
+   * either way. Omitted: the value is stored as one piece.
+   */
+  parts?: 'all' | readonly string[];
 }
+
+/** A document a decision read without writing it: the commit happens only if it is still at this version (0 = absent). */
+export interface ReadGuard {
+  key: string;
+  expectedVersion: number;
+}
+
+/** A hit on a sliding window (as `hitWindow`) counted in the same atomic step as a commit. */
+export interface WindowCheck {
+  key: string;
+  now: number;
+  windowMs: number;
+  limit: number;
+}
+
+/**
+ * One atomic step of a command: its limit hits, the versions it read, its writes, what it
+ * announces and the deadline it sets. In that order: if any hit is refused nothing is counted
+ * and nothing written; otherwise every hit counts, and the writes (publish, schedule) happen only
+ * if every guard and every written key is still at its expected version.
+ */
+export interface Commit {
+  hits?: WindowCheck[];
+  guards?: ReadGuard[];
+  writes: CasWrite[];
+  publish?: Publication;
+  schedule?: DueEntry;
+}
+
+/**
+ * A conflict carries the documents of every guard and written key as they are now, read in the
+ * same step, so the caller decides again on them without another round trip.
+ */
+export type CommitResult =
+  | { ok: true; versions: number[] }
+  | { ok: false; refused: WindowHit[] }
+  | { ok: false; conflictKey: string; current: ReadonlyMap<string, VersionedDoc | null> };
 
 /** On success the new version of each written key (0 for a deletion), in the order given. */
 export type CasResult = { ok: true; versions: number[] } | { ok: false; conflictKey: string };
@@ -73,6 +118,8 @@ export interface LiveStore {
    * not be one of the written keys.
    */
   compareAndSet(writes: CasWrite[], publish?: Publication, schedule?: DueEntry): Promise<CasResult>;
+  /** A command's limit check, guarded reads and compare-and-set in one round trip: see Commit. */
+  commit(commit: Commit): Promise<CommitResult>;
   /** Unconditional delete (logout, cleanup). */
   delete(key: string): Promise<void>;
   /** Resets the expiry of a key without changing its value or version; false when absent. */

@@ -1,6 +1,10 @@
+import { machineTime } from '../clock/machine-time';
 import { ChannelHandlers, logHandlerError } from './channel-handlers';
-import { DEFAULT_LEASE_MS, type CasResult, type CasWrite, type DueEntry, type LiveStore, type Publication, type Unsubscribe, type VersionedDoc, type WindowHit } from './live-store';
-import { checkCasSchedule, checkCasWrites, checkPositiveInteger, checkScore, encodeValue, ttlMilliseconds } from './live-store-input';
+import {
+  DEFAULT_LEASE_MS, type CasResult, type CasWrite, type Commit, type CommitResult, type DueEntry, type LiveStore, type Publication, type Unsubscribe,
+  type VersionedDoc, type WindowCheck, type WindowHit,
+} from './live-store';
+import { checkCommit, checkPositiveInteger, checkScore, encodeValue, ttlMilliseconds } from './live-store-input';
 
 /**
  * The in-process live store, for one server instance with nothing configured. It mirrors Redis
@@ -18,11 +22,19 @@ export interface MemoryLiveStoreOptions {
 }
 
 type Entry =
-  | { type: 'doc'; version: number; json: string; expiresAt?: number }
+  | { type: 'doc'; version: number; json: string; parted: boolean; expiresAt?: number }
   | { type: 'counter'; value: number; expiresAt?: number }
   | { type: 'zset'; scores: Map<string, number>; expiresAt?: number }
   | { type: 'list'; items: string[]; expiresAt?: number };
 type EntryOf<K extends Entry['type']> = Extract<Entry, { type: K }>;
+
+function mergeParts(stored: Record<string, unknown>, value: Record<string, unknown>, parts: readonly string[]): Record<string, unknown> {
+  for (const name of parts) {
+    if (value[name] === undefined) delete stored[name];
+    else stored[name] = value[name];
+  }
+  return stored;
+}
 
 /** Expired keys nobody reads again are swept this often (in writes), as Redis expires them actively. */
 const SWEEP_EVERY_WRITES = 1024;
@@ -39,7 +51,7 @@ export class MemoryLiveStore implements LiveStore {
   #closed = false;
 
   constructor(options: MemoryLiveStoreOptions = {}) {
-    this.#clock = options.clock ?? Date.now;
+    this.#clock = options.clock ?? machineTime.wall;
     this.#onClose = options.onClose;
     this.#handlers = new ChannelHandlers(options.onHandlerError ?? logHandlerError);
   }
@@ -55,15 +67,33 @@ export class MemoryLiveStore implements LiveStore {
   }
 
   async compareAndSet(writes: CasWrite[], publish?: Publication, schedule?: DueEntry): Promise<CasResult> {
+    const result = await this.commit({ writes, publish, schedule });
+    return 'current' in result ? { ok: false, conflictKey: result.conflictKey } : (result as CasResult);
+  }
+
+  async commit(commit: Commit): Promise<CommitResult> {
     this.#assertOpen();
-    checkCasWrites(writes);
-    checkCasSchedule(schedule, writes);
+    checkCommit(commit);
+    const { writes, guards = [], hits = [], publish, schedule } = commit;
     const encoded = writes.map((write) => (write.value === null ? null : encodeValue(write.value, 'compareAndSet')));
-    for (const write of writes) {
-      if ((this.#typed(write.key, 'doc')?.version ?? 0) !== write.expectedVersion) return { ok: false, conflictKey: write.key };
+    const verdicts = this.#windowVerdicts(hits);
+    if (verdicts.some((verdict) => !verdict.allowed)) return { ok: false, refused: verdicts };
+    const checked = [...guards, ...writes];
+    const conflict = checked.find((entry) => (this.#typed(entry.key, 'doc')?.version ?? 0) !== entry.expectedVersion);
+    if (conflict) {
+      this.#countHits(hits);
+      return { ok: false, conflictKey: conflict.key, current: new Map(checked.map((entry) => [entry.key, this.#readDoc(entry.key)])) };
     }
+    writes.forEach((write, i) => {
+      if (!Array.isArray(write.parts)) return;
+      const stored = this.#typed(write.key, 'doc')!;
+      if (!stored.parted) throw new Error(`WRONGFORM: "${write.key}" was not written in parts`);
+      // The named parts replace the stored ones; the others stay as stored, as in Redis's hash.
+      encoded[i] = encodeValue(mergeParts(JSON.parse(stored.json), write.value as Record<string, unknown>, write.parts), 'compareAndSet');
+    });
     // A queue holding another kind of data fails here, before anything is written.
     const due = schedule && { ...schedule, scores: this.#zset(schedule.queue) };
+    this.#countHits(hits);
     const now = this.#clock();
     const versions = writes.map((write, i) => {
       const json = encoded[i];
@@ -73,7 +103,7 @@ export class MemoryLiveStore implements LiveStore {
       }
       const version = write.expectedVersion + 1;
       const expiresAt = write.ttlMs === undefined ? undefined : now + ttlMilliseconds(write.ttlMs, 'compareAndSet');
-      this.#entries.set(write.key, { type: 'doc', version, json, expiresAt });
+      this.#entries.set(write.key, { type: 'doc', version, json, parted: write.parts !== undefined, expiresAt });
       return version;
     });
     due?.scores.set(due.member, due.dueAt);
@@ -169,18 +199,37 @@ export class MemoryLiveStore implements LiveStore {
   async hitWindow(key: string, now: number, windowMs: number, limit: number): Promise<WindowHit> {
     this.#assertOpen();
     checkScore(now, 'now', 'hitWindow');
-    const ttl = ttlMilliseconds(windowMs, 'hitWindow');
+    ttlMilliseconds(windowMs, 'hitWindow');
     checkPositiveInteger(limit, 'limit', 'hitWindow');
-    this.#removeMembers(key, this.#ranked(key, -Infinity, now - ttl));
-    const hits = this.#ranked(key, -Infinity, Infinity);
-    if (hits.length >= limit) {
-      const oldest = hits[0][1];
-      return { allowed: false, count: hits.length, retryAfterMs: Math.max(0, Math.ceil(oldest + ttl - now)) };
+    const hit = { key, now, windowMs, limit };
+    const [verdict] = this.#windowVerdicts([hit]);
+    if (verdict.allowed) this.#countHits([hit]);
+    return verdict;
+  }
+
+  /** Each hit's verdict, the earlier hits of the same call counted as made; nothing is recorded. */
+  #windowVerdicts(hits: WindowCheck[]): WindowHit[] {
+    const earlier = new Map<string, number>();
+    return hits.map(({ key, now, windowMs, limit }) => {
+      const ttl = ttlMilliseconds(windowMs, 'hitWindow');
+      this.#removeMembers(key, this.#ranked(key, -Infinity, now - ttl));
+      const inWindow = this.#ranked(key, -Infinity, Infinity);
+      const count = inWindow.length + (earlier.get(key) ?? 0);
+      if (count >= limit) {
+        const oldest = inWindow[0]?.[1];
+        return { allowed: false, count, retryAfterMs: oldest === undefined ? 0 : Math.max(0, Math.ceil(oldest + ttl - now)) };
+      }
+      earlier.set(key, (earlier.get(key) ?? 0) + 1);
+      return { allowed: true, count: count + 1, retryAfterMs: 0 };
+    });
+  }
+
+  #countHits(hits: WindowCheck[]): void {
+    for (const { key, now, windowMs } of hits) {
+      const window = this.#zsetEntry(key);
+      window.scores.set(String(++this.#hitSequence), now);
+      window.expiresAt = this.#clock() + ttlMilliseconds(windowMs, 'hitWindow');
     }
-    const window = this.#zsetEntry(key);
-    window.scores.set(String(++this.#hitSequence), now);
-    window.expiresAt = this.#clock() + ttl;
-    return { allowed: true, count: hits.length + 1, retryAfterMs: 0 };
   }
 
   async listPush(key: string, value: unknown, maxLength: number, publish?: Publication): Promise<void> {

@@ -1,6 +1,5 @@
 import type { LiveStore } from './live-store';
 import { MemoryLiveStore } from './memory-live-store';
-import { connectRedisLiveStore } from './redis-live-store';
 import { acquireSingleInstanceLock } from './single-instance-lock';
 
 export interface OpenLiveStoreOptions {
@@ -16,6 +15,8 @@ export interface OpenLiveStoreOptions {
 /** The live store the configuration asks for; closing it releases what opening it took. */
 export async function openLiveStore(options: OpenLiveStoreOptions): Promise<LiveStore> {
   if (options.redisUrl) {
+    // Loaded only when configured: the Redis client is a second of start-up and megabytes of memory the embedded default never uses.
+    const { connectRedisLiveStore } = await import('./redis-live-store');
     return connectRedisLiveStore({ url: options.redisUrl, prefix: options.redisPrefix, commandTimeoutMs: options.commandTimeoutMs, onError: options.onError });
   }
   const release = await acquireSingleInstanceLock(options.dataDir);

@@ -3,10 +3,15 @@ import {
   SocketTimeoutError, TimeoutError,
 } from 'redis';
 import { ChannelHandlers, logHandlerError } from './channel-handlers';
-import { DEFAULT_LEASE_MS, type CasResult, type CasWrite, type DueEntry, type LiveStore, type Publication, type Unsubscribe, type VersionedDoc, type WindowHit } from './live-store';
-import { checkCasSchedule, checkCasWrites, checkPositiveInteger, checkScore, encodeValue, ttlMilliseconds } from './live-store-input';
+import {
+  DEFAULT_LEASE_MS, type CasResult, type CasWrite, type Commit, type CommitResult, type DueEntry, type LiveStore, type Publication, type Unsubscribe,
+  type VersionedDoc, type WindowHit,
+} from './live-store';
+import { checkCommit, checkPositiveInteger, checkScore, encodeParts, encodeValue, ttlMilliseconds } from './live-store-input';
 import { LiveStoreUnavailable } from './live-store-unavailable';
-import { CALL, CLAIM_DUE, COMPARE_AND_SET, COMPLETE_DUE, HIT_WINDOW, PUSH_CAPPED, READ_DOCS, type RedisClient, runScript } from './redis-scripts';
+import { firedLate } from '../clock/late-timer';
+import { CALL, CLAIM_DUE, COMMIT, COMPLETE_DUE, HIT_WINDOW, PUSH_CAPPED, READ_DOCS, type RedisClient, runScript } from './redis-scripts';
+import { machineTime } from '../clock/machine-time';
 
 /**
  * The production live store: shared by every server instance through one Redis. Every key and
@@ -99,33 +104,62 @@ export class RedisLiveStore implements LiveStore {
   }
 
   async #measureClock(): Promise<void> {
-    const before = Date.now();
+    const before = machineTime.wall();
     const [seconds, micros] = await this.#client.time();
-    const after = Date.now();
+    const after = machineTime.wall();
     this.#clockOffsetMs = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000) - Math.round((before + after) / 2);
   }
 
   /**
    * Every call goes through here: it fails at once while Redis is known to be unreachable, and
-   * otherwise after the command timeout; connection errors become LiveStoreUnavailable.
+   * otherwise after the command timeout; connection errors become LiveStoreUnavailable. A call
+   * whose wait overran because this process's own loop was blocked (see firedLate) is not taken
+   * for Redis's silence: its answer is read first, and a write Redis refused for arriving after
+   * its fence (nothing applied) is sent once more with a fresh deadline.
    */
   async #call<T>(run: (deadline: number) => Promise<T>): Promise<T> {
+    try {
+      return await this.#attempt(run);
+    } catch (error) {
+      if (!(error instanceof RefusedAfterStall)) throw error;
+      return this.#attempt(run).catch((again: unknown) => {
+        throw again instanceof RefusedAfterStall ? new LiveStoreUnavailable(undefined, { cause: again.cause }) : again;
+      });
+    }
+  }
+
+  async #attempt<T>(run: (deadline: number) => Promise<T>): Promise<T> {
     if (this.#closed) throw new LiveStoreUnavailable('the live store is closed');
     if (this.#unavailableSince !== null) throw new LiveStoreUnavailable();
-    const deadline = Date.now() + this.#clockOffsetMs + this.#commandTimeoutMs - FENCE_MARGIN_MS;
-    let timer: NodeJS.Timeout | undefined;
+    const deadline = machineTime.wall() + this.#clockOffsetMs + this.#commandTimeoutMs - FENCE_MARGIN_MS;
+    const startedAt = machineTime.elapsed();
     const pending = run(deadline);
+    let answered = false;
+    let stalled = false;
+    pending.then(
+      () => (answered = true),
+      () => (answered = true),
+    );
+    let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        pending.catch(() => undefined);
+      const expire = () => {
+        if (answered) return;
         this.#markUnavailable();
         reject(new LiveStoreUnavailable(`no Redis answer within ${this.#commandTimeoutMs} ms`));
+      };
+      timer = setTimeout(() => {
+        // The answer may be waiting in the socket: the poll phase after these timers reads it,
+        // and setImmediate runs after that poll phase.
+        stalled = firedLate(startedAt, this.#commandTimeoutMs);
+        if (stalled) setImmediate(expire);
+        else expire();
       }, this.#commandTimeoutMs);
     });
     try {
       return await Promise.race([pending, timeout]);
     } catch (error) {
       if (error instanceof LiveStoreUnavailable) throw error;
+      if (stalled && isFenceRefusal(error)) throw new RefusedAfterStall(error);
       if (isUnreachable(error)) {
         this.#markUnavailable();
         throw new LiveStoreUnavailable(undefined, { cause: error });
@@ -138,7 +172,7 @@ export class RedisLiveStore implements LiveStore {
 
   #markUnavailable(): void {
     if (this.#unavailableSince !== null || this.#closed) return;
-    this.#unavailableSince = Date.now();
+    this.#unavailableSince = machineTime.elapsed();
     const probe = () => {
       this.#probe = undefined;
       if (this.#closed) return;
@@ -163,31 +197,44 @@ export class RedisLiveStore implements LiveStore {
   async getMany<T = unknown>(keys: string[]): Promise<Array<VersionedDoc<T> | null>> {
     if (keys.length === 0) return [];
     const prefixed = keys.map((key) => this.#key(key));
-    const flat = (await this.#call(() => runScript(this.#client, READ_DOCS, prefixed, []))) as Array<string | null>;
-    return keys.map((_, i) => {
-      const version = flat[i * 2];
-      const json = flat[i * 2 + 1];
-      return version == null || json == null ? null : { version: Number(version), value: JSON.parse(json) as T };
-    });
+    const hashes = (await this.#call(() => runScript(this.#client, READ_DOCS, prefixed, []))) as string[][];
+    return hashes.map((hash) => decodeDoc<T>(hash));
   }
 
   async compareAndSet(writes: CasWrite[], publish?: Publication, schedule?: DueEntry): Promise<CasResult> {
-    checkCasWrites(writes);
-    checkCasSchedule(schedule, writes);
-    if (writes.length === 0 && !publish && !schedule) return { ok: true, versions: [] };
-    const args = writes.flatMap((write) => [
-      String(write.expectedVersion),
-      write.value === null ? 'd' : 's',
-      write.value === null ? '' : encodeValue(write.value, 'compareAndSet'),
-      write.ttlMs === undefined ? '' : String(ttlMilliseconds(write.ttlMs, 'compareAndSet')),
-    ]);
-    const keys = writes.map((write) => this.#key(write.key));
+    if (writes.length === 0 && !publish && !schedule) {
+      checkCommit({ writes });
+      return { ok: true, versions: [] };
+    }
+    const result = await this.commit({ writes, publish, schedule });
+    return 'current' in result ? { ok: false, conflictKey: result.conflictKey } : (result as CasResult);
+  }
+
+  async commit(commit: Commit): Promise<CommitResult> {
+    checkCommit(commit);
+    const { writes, guards = [], hits = [], publish, schedule } = commit;
+    const keys = hits.map((hit) => this.#key(hit.key));
+    if (hits.length > 0) keys.push(this.#key(HIT_SEQUENCE_KEY));
+    const checked = [...guards, ...writes];
+    keys.push(...checked.map((entry) => this.#key(entry.key)));
     if (schedule) keys.push(this.#key(schedule.queue));
-    const head = [String(writes.length), ...(schedule ? [schedule.member, String(schedule.dueAt)] : ['', ''])];
-    const [ok, ...rest] = (await this.#call((deadline) =>
-      runScript(this.#client, COMPARE_AND_SET, keys, [...head, ...args, ...this.#publishArgs(publish)], deadline),
-    )) as number[];
-    return ok === 1 ? { ok: true, versions: rest } : { ok: false, conflictKey: writes[rest[0] - 1].key };
+    const args = [String(hits.length), String(guards.length), String(writes.length), ...(schedule ? [schedule.member, String(schedule.dueAt)] : ['', ''])];
+    for (const hit of hits) args.push(String(hit.now), String(ttlMilliseconds(hit.windowMs, 'commit')), String(hit.limit));
+    for (const guard of guards) args.push(String(guard.expectedVersion));
+    for (const write of writes) {
+      const ttl = write.ttlMs === undefined ? '' : String(ttlMilliseconds(write.ttlMs, 'compareAndSet'));
+      if (write.value === null) args.push(String(write.expectedVersion), 'd', ttl, '0');
+      else if (write.parts === undefined) args.push(String(write.expectedVersion), 's', ttl, '1', encodeValue(write.value, 'compareAndSet'));
+      else {
+        const parts = encodeParts(write).flat();
+        args.push(String(write.expectedVersion), write.parts === 'all' ? 'p' : 'u', ttl, String(parts.length), ...parts);
+      }
+    }
+    const [status, ...rest] = (await this.#call((deadline) => runScript(this.#client, COMMIT, keys, [...args, ...this.#publishArgs(publish)], deadline))) as unknown[];
+    if (status === 1) return { ok: true, versions: rest as number[] };
+    if (status === 2) return { ok: false, refused: (rest[0] as number[][]).map(([allowed, count, retryAfterMs]) => ({ allowed: allowed === 1, count, retryAfterMs })) };
+    const [index, hashes] = rest as [number, string[][]];
+    return { ok: false, conflictKey: checked[index - 1].key, current: new Map(checked.map((entry, i) => [entry.key, decodeDoc(hashes[i])])) };
   }
 
   async delete(key: string): Promise<void> {
@@ -334,11 +381,38 @@ export class RedisLiveStore implements LiveStore {
   }
 }
 
+/** A document's hash as HGETALL gives it (see COMMIT in redis-scripts): null when absent. */
+function decodeDoc<T>(hash: string[]): VersionedDoc<T> | null {
+  if (hash.length === 0) return null;
+  let version = 0;
+  let whole: string | undefined;
+  const parts: Record<string, unknown> = {};
+  for (let i = 0; i < hash.length; i += 2) {
+    const field = hash[i];
+    if (field === 'v') version = Number(hash[i + 1]);
+    else if (field === 'd') whole = hash[i + 1];
+    else parts[field.slice(2)] = JSON.parse(hash[i + 1]);
+  }
+  return { version, value: (whole === undefined ? parts : JSON.parse(whole)) as T };
+}
+
 /** The fence refuses a little before the caller gives up, so that a reply in flight is not taken for a refusal. */
 const FENCE_MARGIN_MS = 100;
 const PROBE_EVERY_MS = 200;
 
 /** Errors of the connection, not of the command: the call may be retried when Redis is back. */
+/** Redis refused a call that reached it after its deadline (see FENCE in redis-scripts): nothing was applied. */
+function isFenceRefusal(error: unknown): boolean {
+  return error instanceof ErrorReply && error.message.startsWith('DEADLINE');
+}
+
+/** A fence refusal of a call whose lateness was this process's blocked loop: safe to send again. */
+class RefusedAfterStall extends Error {
+  constructor(cause: unknown) {
+    super('refused after this process stalled', { cause });
+  }
+}
+
 function isUnreachable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error instanceof ErrorReply) return /^(DEADLINE|LOADING|BUSY|MASTERDOWN|TRYAGAIN)\b/.test(error.message);

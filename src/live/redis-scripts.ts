@@ -4,7 +4,7 @@ import type { createClient } from 'redis';
 /**
  * The Lua scripts of the Redis live store: every operation whose check and write must not be
  * interleaved with another client's. Redis runs a script to completion before any other command.
- * Documents are hashes {v: version, d: JSON}; a script never fails between its first write and its
+ * Documents are hashes (see COMMIT); a script never fails between its first write and its
  * last (all type errors surface in the reads that come first), so no half-applied write is left.
  */
 export type RedisClient = ReturnType<typeof createClient>;
@@ -45,48 +45,111 @@ end
 `;
 
 /**
- * KEYS: the documents, then the deadline queue when there is a deadline to set. ARGV: the number
- * of documents; the deadline's member and due time ('' and '' when none); then 4 per document:
- * expected version, 's' (set) or 'd' (delete), JSON, TTL ms or ''; then optionally a channel and
- * the messages to publish if the writes happen. The deadline is set (ZADD, as `schedule`) only if
- * the writes happen too.
+ * The one script of a command (see Commit in live-store.ts): limit hits, guarded reads,
+ * compare-and-set, publish and deadline in one step. KEYS: the hits' windows, then the hit
+ * sequence (only when there are hits), the guards, the written documents, then the deadline queue
+ * when there is a deadline to set. ARGV: the number of hits, of guards and of writes; the
+ * deadline's member and due time ('' and '' when none); 3 per hit: now, window ms, limit; 1 per
+ * guard: expected version; per write: expected version, mode ('s' one piece, 'p' all parts, 'u'
+ * some parts, 'd' delete), TTL ms or '', the number of payload items, then the items (the JSON;
+ * or field, JSON pairs, JSON '' removing the field); then optionally a channel and the messages.
+ *
+ * Answers {1, versions...}; {2, {{allowed, count, retry ms}...}} when a hit is refused (nothing
+ * counted or written); {0, index of the conflicting guard or write, {HGETALL of every guard and
+ * written document}} on a conflict (the hits are counted). A document is a hash: 'v' the version,
+ * and 'd' the JSON, or one 'p:<field>' per part.
  */
-export const COMPARE_AND_SET = lua(`
-local documents = tonumber(ARGV[1])
-local queue = KEYS[documents + 1]
-for i = 1, documents do
-  local current = tonumber(redis.call('HGET', KEYS[i], 'v') or '0')
-  if current ~= tonumber(ARGV[(i - 1) * 4 + 4]) then return {0, i} end
+export const COMMIT = lua(`
+local h, g, w = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local a = 6
+local verdicts, refused, pending = {}, false, {}
+for i = 1, h do
+  local key, now, window, limit = KEYS[i], tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
+  a = a + 3
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+  local count = redis.call('ZCARD', key) + (pending[key] or 0)
+  if count >= limit then
+    local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+    local retry = 0
+    if oldest[2] then retry = math.max(0, math.ceil(tonumber(oldest[2]) + window - now)) end
+    refused = true
+    verdicts[i] = {0, count, retry}
+  else
+    pending[key] = (pending[key] or 0) + 1
+    verdicts[i] = {1, count + 1, 0}
+  end
+end
+if refused then return {2, verdicts} end
+local function countHits()
+  for i = 1, h do
+    redis.call('ZADD', KEYS[i], ARGV[3 + i * 3], redis.call('INCR', KEYS[h + 1]))
+    redis.call('PEXPIRE', KEYS[i], ARGV[4 + i * 3])
+  end
+end
+local first = 1
+if h > 0 then first = h + 2 end
+local guardsAt = a
+a = a + g
+local writes = {}
+for i = 1, w do
+  local n = tonumber(ARGV[a + 3])
+  writes[i] = {expected = tonumber(ARGV[a]), mode = ARGV[a + 1], ttl = ARGV[a + 2], from = a + 4, n = n}
+  a = a + 4 + n
+end
+local conflict = 0
+for i = 1, g + w do
+  local expected
+  if i <= g then expected = tonumber(ARGV[guardsAt + i - 1]) else expected = writes[i - g].expected end
+  if tonumber(redis.call('HGET', KEYS[first + i - 1], 'v') or '0') ~= expected then conflict = i break end
+end
+if conflict > 0 then
+  countHits()
+  local current = {}
+  for i = 1, g + w do current[i] = redis.call('HGETALL', KEYS[first + i - 1]) end
+  return {0, conflict, current}
+end
+for i = 1, w do
+  if writes[i].mode == 'u' and redis.call('HEXISTS', KEYS[first + g + i - 1], 'd') == 1 then
+    return redis.error_reply('WRONGFORM ' .. KEYS[first + g + i - 1] .. ' was not written in parts')
+  end
 end
 -- A queue holding another kind of data fails here, before anything is written.
-if queue then redis.call('ZSCORE', queue, ARGV[2]) end
+local queue = KEYS[first + g + w]
+if queue then redis.call('ZSCORE', queue, ARGV[4]) end
+countHits()
 local result = {1}
-for i = 1, documents do
-  local base = (i - 1) * 4 + 3
-  if ARGV[base + 2] == 'd' then
-    redis.call('DEL', KEYS[i])
+for i = 1, w do
+  local key, write = KEYS[first + g + i - 1], writes[i]
+  if write.mode == 'd' then
+    redis.call('DEL', key)
     result[#result + 1] = 0
   else
-    local version = tonumber(ARGV[base + 1]) + 1
-    redis.call('HSET', KEYS[i], 'v', version, 'd', ARGV[base + 3])
-    if ARGV[base + 4] == '' then redis.call('PERSIST', KEYS[i]) else redis.call('PEXPIRE', KEYS[i], ARGV[base + 4]) end
+    local version = write.expected + 1
+    if write.mode ~= 'u' and write.expected > 0 then redis.call('DEL', key) end
+    if write.mode == 's' then
+      redis.call('HSET', key, 'v', version, 'd', ARGV[write.from])
+    else
+      local set, gone = {'v', version}, {}
+      for j = write.from, write.from + write.n - 1, 2 do
+        if ARGV[j + 1] == '' then gone[#gone + 1] = 'p:' .. ARGV[j] else set[#set + 1] = 'p:' .. ARGV[j]; set[#set + 1] = ARGV[j + 1] end
+      end
+      redis.call('HSET', key, unpack(set))
+      if #gone > 0 then redis.call('HDEL', key, unpack(gone)) end
+    end
+    if write.ttl == '' then redis.call('PERSIST', key) else redis.call('PEXPIRE', key, write.ttl) end
     result[#result + 1] = version
   end
 end
-if queue then redis.call('ZADD', queue, ARGV[3], ARGV[2]) end
-local PUBLISH_AT = 3 + documents * 4 + 1
+if queue then redis.call('ZADD', queue, ARGV[5], ARGV[4]) end
+local PUBLISH_AT = a
 ${PUBLISH_REST}
 return result
 `);
 
-/** KEYS: the documents. Returns version and JSON of each, false for absent ones: one consistent snapshot. */
+/** KEYS: the documents. Returns each one's hash (see COMMIT), empty for absent ones: one consistent snapshot. */
 export const READ_DOCS = lua(`
 local result = {}
-for i = 1, #KEYS do
-  local fields = redis.call('HMGET', KEYS[i], 'v', 'd')
-  result[#result + 1] = fields[1]
-  result[#result + 1] = fields[2]
-end
+for i = 1, #KEYS do result[i] = redis.call('HGETALL', KEYS[i]) end
 return result
 `);
 

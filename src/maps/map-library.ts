@@ -63,7 +63,7 @@ export class MapLibrary implements MapSource {
 
   async sweep(): Promise<{ files: number; rows: number }> {
     const now = this.deps.clock();
-    const files = await this.deps.temps.sweep(Date.now(), ORPHAN_AGE_MS, new Set(this.running.keys()));
+    const files = await this.deps.temps.sweep(now, ORPHAN_AGE_MS, new Set(this.running.keys()));
     let rows = 0;
     for (const map of await this.deps.repo.listProcessing()) {
       const ref = map.uploadRef ?? '';

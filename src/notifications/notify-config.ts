@@ -15,6 +15,7 @@ export const notifyEnvEntries = {
   NOTIFY_LEASE_MS: v.optional(msText('NOTIFY_LEASE_MS'), '30000'),
   NOTIFY_TIMEOUT_MS: v.optional(msText('NOTIFY_TIMEOUT_MS'), '10000'),
   NOTIFY_RETRY_BASE_MS: v.optional(msText('NOTIFY_RETRY_BASE_MS'), '1000'),
+  NOTIFY_RETRY_MAX_MS: v.optional(msText('NOTIFY_RETRY_MAX_MS'), '600000'),
 };
 
 function msText(name: string) {
@@ -42,6 +43,8 @@ export interface NotifyConfig {
   timeoutMs: number;
   /** The first retry's back-off after a 5xx or network error. */
   retryBaseMs: number;
+  /** The longest back-off: the doubling stops there. */
+  retryMaxMs: number;
 }
 
 type NotifyEnv = v.InferOutput<v.ObjectSchema<typeof notifyEnvEntries, undefined>>;
@@ -54,5 +57,6 @@ export function notifyConfig(e: NotifyEnv): NotifyConfig {
     leaseMs: e.NOTIFY_LEASE_MS,
     timeoutMs: e.NOTIFY_TIMEOUT_MS,
     retryBaseMs: e.NOTIFY_RETRY_BASE_MS,
+    retryMaxMs: e.NOTIFY_RETRY_MAX_MS,
   };
 }

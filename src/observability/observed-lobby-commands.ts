@@ -31,7 +31,7 @@ export function observedLobbyCommands(
       },
     );
   const observed: Partial<LobbyEngine> = {
-    command: (code, command, caller) => settle(command.type, engine.command(code, command, caller)),
+    command: (code, command, caller, limit) => settle(command.type, engine.command(code, command, caller, limit)),
     chat: (code, caller, message, gated) => settle('chat', engine.chat(code, caller, message, gated)),
     partyJoin: (code, caller) => settle('party-join', engine.partyJoin(code, caller)),
     report: (code, caller, red, blu) => settle('report', engine.report(code, caller, red, blu)),
@@ -51,6 +51,22 @@ export function observedLobbyCommands(
       throw error;
     }
   };
+  // A limit the engine counts in the command's commit is refused there: counted as it is made.
+  const limitOf = gate.limitOf;
+  if (limitOf) {
+    observedGate.limitOf = (type, caller) => {
+      const limit = limitOf(type, caller);
+      return (
+        limit && {
+          hit: limit.hit,
+          refuse: (verdict) => {
+            metrics.lobbyCommand(type, 'rate_limited');
+            return limit.refuse(verdict);
+          },
+        }
+      );
+    };
+  }
   return { engine: observedEngine, gate: observedGate };
 }
 

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { unmatchedRoute } from '../../schema/routes/site-routes';
 
 /** One answered request or socket command, as every door reports it once answered. */
 export interface RequestRecord {
@@ -14,7 +15,7 @@ export interface RequestRecord {
 export type RequestObserver = (record: RequestRecord) => void;
 
 /** The route of a request no route matched. */
-export const UNMATCHED_ROUTE = 'unmatched';
+export const UNMATCHED_ROUTE = unmatchedRoute.path;
 
 /** The access log: one line per request, at every door, carrying the request id. */
 export function accessLog(logger: Logger): RequestObserver {

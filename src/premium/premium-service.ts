@@ -7,19 +7,11 @@ import { DomainError, forbidden, invalid, notFound } from '../domain/domain-erro
 import { generateGiftCode, GIFT_CODE_VALID_DAYS, giftCodeStatus, isGiftCode, redeemRefusal } from '../domain/premium/gift-code';
 import { formatMinor, orderAmountMinor, type PlanPrices, type PremiumPlan } from '../domain/premium/plans';
 import { UnauthorizedError } from '../engine/engine-errors';
-import { PaymentProviderError, type CompletedCapture, type PayPalClient } from '../integrations/paypal/paypal-client';
+import type { CompletedCapture, PayPalClient } from '../integrations/paypal/paypal-client';
+import { PaymentsUnavailableError, requirePayPal } from '../integrations/paypal/payments-unavailable';
 import { WebhookEvent } from '../integrations/paypal/paypal-wire';
+import { captureOfEvent, orderIdOfEvent, requireCompletedCapture } from '../integrations/paypal/webhook-event';
 import * as v from 'valibot';
-
-/** Payments are not configured on this server (no PayPal credentials, or no webhook id): 503. */
-export class PaymentsUnavailableError extends Error {
-  readonly status = 503;
-  readonly expose = true;
-  constructor(message: string) {
-    super(message);
-    this.name = 'PaymentsUnavailableError';
-  }
-}
 
 export interface PremiumServiceDeps {
   grants: PremiumRepository;
@@ -34,6 +26,8 @@ export interface PremiumServiceDeps {
   /** Secure random bytes (crypto.randomBytes): gift codes are drawn from them. */
   random: (n: number) => Uint8Array;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /** Other areas' PayPal orders (cup entries) on this one webhook: true when the event was theirs. */
+  otherOrders?: (event: WebhookEvent) => Promise<boolean>;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -123,8 +117,8 @@ export class PremiumService {
     if (!parsed.success) throw invalid('not a PayPal webhook event');
     if (!(await paypal.verifyWebhook(headers, body, this.deps.webhookId))) throw invalid('webhook signature not verified');
     const event = parsed.output;
-    const resource = event.resource;
-    const orderId = event.event_type === 'CHECKOUT.ORDER.APPROVED' ? resource?.id : resource?.supplementary_data?.related_ids?.order_id;
+    if (await this.deps.otherOrders?.(event)) return { ok: true };
+    const orderId = orderIdOfEvent(event);
     const order = orderId ? await this.deps.orders.find(orderId) : null;
     if (orderId && !order) this.deps.logger.warn({ eventId: event.id, orderId }, 'PayPal webhook for an order this server did not create');
     if (order && order.status !== 'completed') {
@@ -135,8 +129,8 @@ export class PremiumService {
         });
         return { ok: true };
       }
-      if (event.event_type === 'PAYMENT.CAPTURE.COMPLETED' && resource?.id && resource.status && resource.amount) {
-        const capture = { captureId: resource.id, status: resource.status, amount: resource.amount.value, currency: resource.amount.currency_code };
+      const capture = captureOfEvent(event);
+      if (capture !== null) {
         await this.complete(order, capture, 'webhook');
         return { ok: true };
       }
@@ -161,28 +155,14 @@ export class PremiumService {
     // A new request id per attempt: PayPal answers a repeated id with its first answer, so one
     // kept per order would answer ORDER_NOT_APPROVED forever after an early try. The client reuses
     // it only to retry a try that got no answer; a capture that went through meanwhile (another
-    // instance, a lost answer) comes back ORDER_ALREADY_CAPTURED and is read below.
-    const result = await paypal.captureOrder(order.id, `capture-${randomUUID()}`);
-    if (result.kind === 'not_approved') throw new DomainError('payment_required', 'the buyer has not approved this order at PayPal yet');
-    let capture: CompletedCapture;
-    if (result.kind === 'captured') capture = result.capture;
-    else {
-      // Captured before, by another instance or a try whose answer was lost: read PayPal's record.
-      const shown = await paypal.showOrder(order.id);
-      if (!shown.capture) throw new PaymentProviderError('PayPal says the order was captured but shows no capture');
-      capture = shown.capture;
-    }
+    // instance, a lost answer) comes back ORDER_ALREADY_CAPTURED and is read from PayPal.
+    const capture = await paypal.captureApproved(order.id, `capture-${randomUUID()}`);
+    if (capture === null) throw new DomainError('payment_required', 'the buyer has not approved this order at PayPal yet');
     return this.complete(order, capture, via);
   }
 
   private async complete(order: PremiumOrderRecord, capture: CompletedCapture, via: 'capture' | 'webhook'): Promise<GiftCodeRecord[]> {
-    if (capture.status !== 'COMPLETED') {
-      throw new DomainError('payment_required', `the payment is ${capture.status.toLowerCase()} at PayPal; premium follows once it completes`);
-    }
-    if (capture.amount !== order.amount || capture.currency !== order.currency) {
-      this.deps.logger.error({ orderId: order.id, captureId: capture.captureId, expected: `${order.amount} ${order.currency}`, got: `${capture.amount} ${capture.currency}` }, 'captured amount does not match the order');
-      throw new PaymentProviderError('the captured amount does not match the order');
-    }
+    requireCompletedCapture(capture, { orderId: order.id, amount: order.amount, currency: order.currency }, 'premium follows', this.deps.logger);
     const now = new Date(this.deps.clock());
     const done = await this.deps.orders.complete(order.id, { captureId: capture.captureId, amount: capture.amount, via, now }, {
       newCodes: (count) => Array.from({ length: count }, () => generateGiftCode(this.deps.random)),
@@ -196,8 +176,7 @@ export class PremiumService {
   }
 
   private paypal(): PayPalClient {
-    if (!this.deps.paypal) throw new PaymentsUnavailableError('payments are not configured on this server');
-    return this.deps.paypal;
+    return requirePayPal(this.deps.paypal);
   }
 }
 

@@ -12,6 +12,8 @@ export interface HetznerOptions {
   timeoutMs?: number;
   /** What the plugin on the server needs to call the league back. */
   plugin: () => { apiUrl: string; secret: string } | undefined;
+  /** The server's clock: how old the cached region list is. */
+  clock: () => number;
 }
 
 interface HetznerServer {
@@ -41,10 +43,10 @@ export class HetznerProvider implements CloudProvider {
   constructor(private readonly options: HetznerOptions) {}
 
   async regions(): Promise<Region[]> {
-    if (this.regionCache && Date.now() - this.regionCache.at < REGION_CACHE_MS) return this.regionCache.regions;
+    if (this.regionCache && this.options.clock() - this.regionCache.at < REGION_CACHE_MS) return this.regionCache.regions;
     const { locations } = await this.call<{ locations: Array<{ name: string; description: string; city: string }> }>('GET', '/locations');
     const regions = locations.map((l) => ({ id: l.name, name: `${l.city} (${l.description})` }));
-    this.regionCache = { at: Date.now(), regions };
+    this.regionCache = { at: this.options.clock(), regions };
     return regions;
   }
 

@@ -11,6 +11,8 @@ import type { TeamTransfers, TransferResult } from './team-transfers';
 
 export interface TeamServiceDeps {
   db: EmSource;
+  repo: TeamRepository;
+  invites: TeamInviteRepository;
   competitions: TeamCompetitions;
   transfers: TeamTransfers;
   /** Whether the user is banned now. */
@@ -35,8 +37,8 @@ export class TeamService {
   readonly invites: TeamInviteRepository;
 
   constructor(private readonly deps: TeamServiceDeps) {
-    this.repo = new TeamRepository(deps.db);
-    this.invites = new TeamInviteRepository(deps.db);
+    this.repo = deps.repo;
+    this.invites = deps.invites;
   }
 
   async create(caller: TeamCaller, profile: TeamProfile): Promise<TeamRecord> {

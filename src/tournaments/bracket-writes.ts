@@ -2,6 +2,7 @@ import type { NotificationOutbox } from '../db/notification-outbox';
 import type { EntityManager } from '../db/orm';
 import { tournamentEvents } from '../domain/notifications/tournament-events';
 import type { EntryRecord, StoredMatch, TournamentRecord, TournamentRepository } from '../db/tournament-repository';
+import type { EntryFeePort } from './entry-fee';
 import { allResolved, computeStandings, type BracketMatch, type TeamId } from '../domain/tournaments';
 
 /** Entries that play (seeded at the start), in seed order. */
@@ -32,7 +33,7 @@ export async function commitBracketIn(
   before: readonly StoredMatch[],
   after: readonly BracketMatch[],
   entries: readonly EntryRecord[],
-  outbox?: NotificationOutbox,
+  hooks: { fees: EntryFeePort; outbox?: NotificationOutbox },
 ): Promise<number> {
   const known = new Map(before.map((m) => [m.key, m]));
   const changed = after.filter((m) => known.get(m.key) !== m);
@@ -56,8 +57,11 @@ export async function commitBracketIn(
     })),
   );
   const completes = finished && t.status !== 'completed';
-  await notifyIn(em, outbox, t, before, after, entries, completes ? (standings.find((row) => row.rank === 1)?.teamId ?? null) : null);
-  if (completes) await repo.setStatusIn(em, t.id, 'completed');
+  await notifyIn(em, hooks.outbox, t, before, after, entries, completes ? (standings.find((row) => row.rank === 1)?.teamId ?? null) : null);
+  if (completes) {
+    await repo.setStatusIn(em, t.id, 'completed');
+    await hooks.fees.completedIn(em, t);
+  }
   else if (!finished && t.status === 'completed') await repo.setStatusIn(em, t.id, 'running');
   return repo.bumpVersionIn(em, t.id);
 }

@@ -1,3 +1,5 @@
+import type { CupTerms } from '../domain/cups';
+import { invalid, type DomainError } from '../domain/domain-error';
 import type { EntityManager } from '../db/orm';
 import type { TournamentRecord } from '../db/tournament-repository';
 
@@ -8,11 +10,18 @@ import type { TournamentRecord } from '../db/tournament-repository';
  * Plain tournaments have no fee.
  */
 export interface EntryFeePort {
-  chargeIn(em: EntityManager, tournament: TournamentRecord, teamId: number, userId: number): Promise<void>;
+  /** Whether a tournament may be created with these terms (null: a plain tournament). */
+  checkTerms(terms: CupTerms | null): DomainError | null;
+  /** `payment`: the paid PayPal order the entry is for (money cups); absent for points and plain tournaments. */
+  chargeIn(em: EntityManager, tournament: TournamentRecord, teamId: number, userId: number, payment?: string): Promise<void>;
   refundIn(em: EntityManager, tournament: TournamentRecord, teamId: number): Promise<void>;
+  /** The tournament completed in this transaction (final ranks written): a cup keeps its final rosters for the payouts. */
+  completedIn(em: EntityManager, tournament: TournamentRecord): Promise<void>;
 }
 
 export const NO_ENTRY_FEE: EntryFeePort = {
+  checkTerms: (terms) => (terms === null ? null : invalid('entry fees are not enabled on this server')),
   async chargeIn() {},
   async refundIn() {},
+  async completedIn() {},
 };

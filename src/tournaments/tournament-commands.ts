@@ -1,5 +1,6 @@
 import type { TournamentCreateBody, TournamentPatchBody } from '../../schema/tournaments';
-import { conflict, forbidden, notFound, type DomainError, type Outcome } from '../domain/domain-error';
+import { DEFAULT_PRIZES, type CupTerms } from '../domain/cups';
+import { conflict, forbidden, invalid, notFound, type DomainError, type Outcome } from '../domain/domain-error';
 import { teamSize, type LobbyFormat } from '../domain/lobby/formats';
 import {
   beforeStart, cancellable, checkInOpen, checkSettings, confirmResult, disputeResult, generateBracket, pairSwissRound,
@@ -21,6 +22,8 @@ export interface TournamentCommandsDeps {
   outbox?: NotificationOutbox;
   /** After a committed change: the tournament's new state goes out to watchers (tournament:update). */
   changed(id: number): void;
+  /** Whether the user is banned at that moment, read in the change's transaction. */
+  isBanned(em: EntityManager, userId: number, now: Date): Promise<boolean>;
 }
 
 const raise = (error: DomainError | null): void => {
@@ -61,7 +64,12 @@ export class TournamentCommands {
       rosterLocked: body.roster_locked ?? true,
     };
     raise(checkSettings(settings));
-    return this.deps.repo.create(settings, adminId);
+    if ((body.prizes !== undefined || body.house_percent !== undefined) && !body.entry_fee) throw invalid('prizes and house_percent are for a cup: give an entry_fee');
+    const cup: CupTerms | null = body.entry_fee
+      ? { entryFee: body.entry_fee, prizes: body.prizes ?? [...DEFAULT_PRIZES], housePercent: body.house_percent ?? 0 }
+      : null;
+    raise(this.deps.fees.checkTerms(cup));
+    return this.deps.repo.create(settings, adminId, cup);
   }
 
   update(id: number, patch: TournamentPatchBody): Promise<void> {
@@ -90,23 +98,42 @@ export class TournamentCommands {
     });
   }
 
-  enter(id: number, teamId: number, userId: number): Promise<void> {
+  /**
+   * Enters a team. `payment` names the paid order of a money cup's entry (the cups area's
+   * capture); the fee port takes the fee in the same transaction.
+   */
+  enter(id: number, teamId: number, userId: number, payment?: string): Promise<void> {
     return this.locked(id, async (em, t) => {
-      if (beforeStart(t, 'entering') !== null) throw conflict('signups are closed');
-      const size = await TournamentTeamReads.rosterSizeIn(em, teamId);
-      if (size === null) throw notFound('team not found');
-      const role = (await TournamentTeamReads.rolesIn(em, userId, [teamId])).get(teamId);
-      if (role !== 'leader' && role !== 'captain') throw forbidden('only the team leader or a captain may enter the team');
-      const entries = await this.deps.repo.entries([id], em);
-      if (entries.some((e) => e.team.id === teamId)) throw conflict('the team is already entered');
-      if (entries.length >= t.maxTeams) throw conflict('the tournament is full');
-      if (size < teamSize(t.format as LobbyFormat)) throw conflict(`the team needs at least ${teamSize(t.format as LobbyFormat)} members for this format`);
-      const shared = await TournamentTeamReads.sharedPlayerIn(em, id, teamId);
-      if (shared !== null) throw conflict(`player ${shared} is already on another team entered in this tournament`);
-      await this.deps.fees.chargeIn(em, t, teamId, userId);
+      await this.admissibleIn(em, t, teamId, userId);
+      await this.deps.fees.chargeIn(em, t, teamId, userId, payment);
       await this.deps.repo.insertEntryIn(em, id, teamId, userId);
       await this.deps.repo.bumpVersionIn(em, id);
     });
+  }
+
+  /** Every rule of entering, nothing written: a money cup checks them before it opens a PayPal order. */
+  checkEntry(id: number, teamId: number, userId: number): Promise<TournamentRecord> {
+    return this.deps.repo.lockedIn(id, async (em, found) => {
+      const t = exists(found);
+      await this.admissibleIn(em, t, teamId, userId);
+      return t;
+    });
+  }
+
+  private async admissibleIn(em: EntityManager, t: TournamentRecord, teamId: number, userId: number): Promise<void> {
+    const id = t.id;
+    await this.notBannedIn(em, userId);
+    if (beforeStart(t, 'entering') !== null) throw conflict('signups are closed');
+    const size = await TournamentTeamReads.rosterSizeIn(em, teamId);
+    if (size === null) throw notFound('team not found');
+    const role = (await TournamentTeamReads.rolesIn(em, userId, [teamId])).get(teamId);
+    if (role !== 'leader' && role !== 'captain') throw forbidden('only the team leader or a captain may enter the team');
+    const entries = await this.deps.repo.entries([id], em);
+    if (entries.some((e) => e.team.id === teamId)) throw conflict('the team is already entered');
+    if (entries.length >= t.maxTeams) throw conflict('the tournament is full');
+    if (size < teamSize(t.format as LobbyFormat)) throw conflict(`the team needs at least ${teamSize(t.format as LobbyFormat)} members for this format`);
+    const shared = await TournamentTeamReads.sharedPlayerIn(em, id, teamId);
+    if (shared !== null) throw conflict(`player ${shared} is already on another team entered in this tournament`);
   }
 
   withdraw(id: number, teamId: number, userId: number): Promise<void> {
@@ -120,8 +147,14 @@ export class TournamentCommands {
     });
   }
 
+  /** A banned player takes no part: no entry, check-in or result (withdrawing stays open, and admins decide the rest). */
+  private async notBannedIn(em: EntityManager, userId: number): Promise<void> {
+    if (await this.deps.isBanned(em, userId, this.now())) throw forbidden('you are banned');
+  }
+
   checkIn(id: number, teamId: number, userId: number): Promise<void> {
     return this.locked(id, async (em, t) => {
+      await this.notBannedIn(em, userId);
       const role = (await TournamentTeamReads.rolesIn(em, userId, [teamId])).get(teamId);
       if (role === undefined) throw forbidden('only a member of the team may check it in');
       const entries = await this.deps.repo.entries([id], em);
@@ -162,13 +195,14 @@ export class TournamentCommands {
       const paired = unwrap(pairSwissRound(seeded, matches, t.swissRounds ?? 0));
       const settled = settleBracket([...matches, ...paired]);
       if (!settled.ok) throw settled.error;
-      await commitBracketIn(em, this.deps.repo, t, matches, settled.matches, entries, this.deps.outbox);
+      await commitBracketIn(em, this.deps.repo, t, matches, settled.matches, entries, this.deps);
     });
   }
 
   /** Report, confirm or dispute by the caller's team (the one of the match they lead or captain). */
   play(id: number, matchId: number, userId: number, act: (matches: BracketMatch[], key: string, byTeam: number | null) => Outcome<ResultWrite, MatchEvent>): Promise<StoredMatch> {
     return this.resultWrite(id, matchId, false, async (em, match, matches) => {
+      await this.notBannedIn(em, userId);
       const teams = [match.homeTeamId, match.awayTeamId].filter((team): team is number => team !== null);
       const roles = await TournamentTeamReads.rolesIn(em, userId, teams);
       const byTeam = teams.find((team) => roles.get(team) === 'leader' || roles.get(team) === 'captain') ?? null;
@@ -207,7 +241,7 @@ export class TournamentCommands {
       // An admin may still correct a completed tournament; it reopens if the correction leaves something to play.
       if (t.status !== 'running' && !(correction && t.status === 'completed')) throw conflict('the tournament is not running');
       const written = unwrap(await decide(em, match, matches));
-      await commitBracketIn(em, this.deps.repo, t, matches, written.matches, entries, this.deps.outbox);
+      await commitBracketIn(em, this.deps.repo, t, matches, written.matches, entries, this.deps);
       return { ...(written.match as StoredMatch), id: match.id, lobbyCode: match.lobbyCode };
     });
   }

@@ -17,6 +17,7 @@ export function toTournamentView(t: TournamentRecord, entries: readonly EntryRec
     roster_locked: t.rosterLocked,
     entries: entries.filter((e) => e.tournamentId === t.id).map(toEntryView),
     entry_fee: t.entryFee,
+    ...(t.entryFee ? { prizes: t.prizes ?? [], house_percent: t.housePercent ?? 0 } : {}),
     created_at: t.createdAt.toISOString(),
     version: t.version,
   };

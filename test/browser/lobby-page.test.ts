@@ -38,8 +38,14 @@ describe.skipIf(!haveChromium)('the live lobby page', () => {
     return context;
   }
 
+  /** The socket.io frames each page received, to see which events carried the changes. */
+  const framesOf = new Map<Page, string[]>();
+
   async function open(context: BrowserContext, path: string): Promise<Page> {
     const page = await context.newPage();
+    const frames: string[] = [];
+    framesOf.set(page, frames);
+    page.on('websocket', (socket) => socket.on('framereceived', ({ payload }) => void frames.push(String(payload))));
     page.setDefaultTimeout(WAIT_MS);
     return openLivePage(page, `${server.url}${path}`, pageErrors);
   }
@@ -75,6 +81,9 @@ describe.skipIf(!haveChromium)('the live lobby page', () => {
     await hostPage.screenshot({ path: `${ARTIFACTS}/lobby-page-host.png`, fullPage: true });
     await guestPage.screenshot({ path: `${ARTIFACTS}/lobby-page-guest.png`, fullPage: true });
     expect(pageErrors).toEqual([]);
+    // The page asked for patches: the changes came as lobby:patch, not as whole lobbies.
+    expect(framesOf.get(hostPage)!.filter((frame) => frame.startsWith('42["lobby:patch"')).length).toBeGreaterThanOrEqual(3);
+    expect(framesOf.get(hostPage)!.filter((frame) => frame.startsWith('42["lobby:update"'))).toEqual([]);
   });
 
   it('lists a newly opened lobby on the front page live, for an anonymous visitor', async () => {

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { LiveStore } from '../../src/live/live-store';
+import { poll } from '../support/poll';
 
 /**
  * What a contract run gets from the store under test. A store on a controllable clock (memory)
@@ -54,18 +55,10 @@ export async function expectAfterExpiry(
     expect(await condition(), what).toBe(true);
     return;
   }
-  const deadline = Date.now() + ttlMs + EXPIRY_GRACE_MS;
-  while (!(await condition())) {
-    if (Date.now() > deadline) expect.fail(`${what}: still not true ${ttlMs + EXPIRY_GRACE_MS} ms after writing`);
-    await sleep(POLL_MS);
-  }
+  await poll(condition, (holds) => holds, { withinMs: ttlMs + EXPIRY_GRACE_MS, what: `${what}: still not true after writing`, everyMs: POLL_MS });
 }
 
 /** Waits for asynchronous deliveries: until `received` holds `count` items, or fails after 2 s. */
 export async function waitForCount(received: unknown[], count: number, what: string): Promise<void> {
-  const deadline = Date.now() + 2_000;
-  while (received.length < count) {
-    if (Date.now() > deadline) expect.fail(`${what}: got ${received.length} of ${count} within 2 s`);
-    await sleep(POLL_MS);
-  }
+  await poll(() => received.length, (n) => n >= count, { withinMs: 2_000, what: `${what}: ${count} deliveries`, everyMs: POLL_MS });
 }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import type { LiveStore } from '../../src/live/live-store';
+import { commitRules } from './contract-commit';
 import { concurrencyRules } from './contract-concurrency';
 import { documentRules } from './contract-documents';
 import { expiryRules } from './contract-expiry';
@@ -44,6 +45,7 @@ export function describeLiveStoreContract(name: string, makeStore: MakeLiveStore
     };
 
     documentRules(current);
+    commitRules(current);
     expiryRules(current);
     messagingRules(current, options);
     orderedRules(current);

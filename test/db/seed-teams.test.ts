@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoData } from '../../src/db/seed';
+import { seedDemo } from '../../src/composition/demo-seed';
 import { TeamRepository } from '../../src/db/team-repository';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
@@ -9,7 +9,7 @@ describe('the demo teams', () => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await createTestDatabase();
-    await seedDemoData(t.db, NOW);
+    await seedDemo(t.db, NOW);
   });
   afterAll(() => t?.drop());
 

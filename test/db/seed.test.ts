@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublicReadRepository } from '../../src/db/public-read-repository';
-import { seedDemoData, seedIfEmpty } from '../../src/db/seed';
+import { seedDemo, seedDemoIfEmpty } from '../../src/composition/demo-seed';
 import { KNOWN_MAPS } from '../../src/domain/lobby/formats';
 import { createTestDatabase, truncateAll, type TestDatabase } from '../support/test-database';
 
@@ -10,7 +10,7 @@ describe('demo data', () => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await createTestDatabase();
-    await seedDemoData(t.db, NOW);
+    await seedDemo(t.db, NOW);
   });
   afterAll(() => t?.drop());
 
@@ -62,9 +62,9 @@ describe('demo data', () => {
   });
 
   it('is added by seedIfEmpty only to a database without users', async () => {
-    expect(await seedIfEmpty(t.db, NOW)).toBe(false);
+    expect(await seedDemoIfEmpty(t.db, NOW)).toBe(false);
     await truncateAll(t.db);
-    expect(await seedIfEmpty(t.db, NOW)).toBe(true);
+    expect(await seedDemoIfEmpty(t.db, NOW)).toBe(true);
     expect((await one<{ n: number }>('select count(*)::int as n from users')).n).toBe(12);
   });
 

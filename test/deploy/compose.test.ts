@@ -112,7 +112,7 @@ describe('Dockerfile', () => {
     expect(stages[2].image).toMatch(/slim/);
     const runtime = text.slice(text.search(/^FROM .* AS runtime/m));
     expect(runtime).toMatch(/ENTRYPOINT \["\/usr\/bin\/tini", "--"\]/);
-    expect(runtime).toMatch(/CMD \["node", "dist\/src\/main\.js"\]/);
+    expect(runtime).toMatch(/CMD \["node", "dist\/src\/start\.js"\]/);
     expect(runtime).toMatch(/COPY --from=build \/app\/dist/);
     expect(runtime).not.toMatch(/npm (ci|install|start)/);
     expect(runtime).toMatch(/^USER node$/m);

@@ -6,6 +6,7 @@ import type { LobbyEngine } from '../../src/engine/lobby-engine';
 import type { LiveStore } from '../../src/live/live-store';
 import { callerOf, describeEngine, type EngineWorld } from './engine-harness';
 import { allReady, detailOf, drafted, gathered, seatedIds } from './lobby-scenario';
+import { poll } from '../support/poll';
 
 const workerFor = (w: EngineWorld, engine: LobbyEngine = w.engine, intervalMs = 60_000) =>
   startDeadlineWorker({
@@ -49,7 +50,7 @@ function stalledAfterWrite(live: LiveStore) {
   const store = intercepted(live, async (method, call) => {
     if (stalled) await released;
     const result = await call();
-    if (method === 'compareAndSet') {
+    if (method === 'commit') {
       stalled = true;
       wrote();
     }
@@ -90,14 +91,28 @@ describeEngine('lobby deadlines', (world) => {
     expect(await queuedAt(w, g.code, w.clock.now + READY_FLAG_MS)).toBe(true);
   });
 
-  it('costs a keep-ready that moves the deadline one read and one compare-and-set, which sets the deadline', async () => {
+  it('costs a keep-ready that moves the deadline one read and one commit, which sets the deadline', async () => {
     const w = world();
     const g = await hostReady(w);
     w.clock.advance(10_000);
     const calls: string[] = [];
     const live = intercepted(w.live, (method, call) => (calls.push(method), call()));
     await w.makeEngine({ live }).command(g.code, { type: 'keep-ready' }, callerOf(g.host));
-    expect(calls).toEqual(['getMany', 'compareAndSet']);
+    expect(calls).toEqual(['getMany', 'commit']);
+  });
+
+  it('costs the next keep-ready one commit and nothing else: the engine decides on the lobby it last wrote', async () => {
+    const w = world();
+    const g = await hostReady(w);
+    const calls: string[] = [];
+    const engine = w.makeEngine({ live: intercepted(w.live, (method, call) => (calls.push(method), call())) });
+    w.clock.advance(10_000);
+    await engine.command(g.code, { type: 'keep-ready' }, callerOf(g.host));
+    calls.length = 0;
+    w.clock.advance(10_000);
+    await engine.command(g.code, { type: 'keep-ready' }, callerOf(g.host));
+    expect(calls).toEqual(['commit']);
+    expect(await queuedAt(w, g.code, w.clock.now + READY_FLAG_MS)).toBe(true);
   });
 
   it('leaves the newest state\'s deadline in the queue when an instance stalls after its commit and another commits after it', async () => {
@@ -192,9 +207,11 @@ describeEngine('lobby deadlines', (world) => {
     const g = await inReadyCheck(w);
     const worker = workerFor(w, w.engine, 10);
     w.clock.advance(60_000);
-    const deadline = Date.now() + 3_000;
-    while ((await detailOf(w, g.code)).phase !== 'drafting' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    await worker.stop();
+    try {
+      await poll(() => detailOf(w, g.code), (detail) => detail.phase === 'drafting', { withinMs: 3_000, everyMs: 10, what: 'the worker moving the lobby to drafting' });
+    } finally {
+      await worker.stop();
+    }
     expect((await detailOf(w, g.code)).phase).toBe('drafting');
   });
 

@@ -6,13 +6,14 @@ import { listenLocally, readForm, redirect, sendJson, type LocalServer } from '.
 /**
  * PayPal's REST API as our server uses it, on PayPal's own paths and JSON: OAuth 2.0 client
  * credentials (POST /v1/oauth2/token, Basic auth), Orders v2 (create 201 with links, show,
- * capture 201 COMPLETED or 422 ORDER_NOT_APPROVED / ORDER_ALREADY_CAPTURED), PayPal-Request-Id
- * replay on create and capture, and Notifications v1 verify-webhook-signature. The buyer's side is
+ * capture 201 COMPLETED or 422 ORDER_NOT_APPROVED / ORDER_ALREADY_CAPTURED), Payments v2 refunds
+ * (POST /v2/payments/captures/{id}/refund: 201 with the refund's id, 422 CAPTURE_FULLY_REFUNDED),
+ * PayPal-Request-Id replay on create, capture and refund, and Notifications v1 verify-webhook-signature. The buyer's side is
  * the approval page: GET on the `payer-action` link approves the order and redirects to the
  * return URL, as PayPal does once the buyer pays. Webhook deliveries: fake-paypal-events.ts.
  */
 
-export type FakeCall = 'token' | 'create' | 'show' | 'capture' | 'verify';
+export type FakeCall = 'token' | 'create' | 'show' | 'capture' | 'verify' | 'refund';
 /** `status`: answer with this 5xx; `hang`: never answer; `lose_answer`: do the work, never answer. */
 export type Fault = { status: number } | 'hang' | 'lose_answer';
 
@@ -24,7 +25,15 @@ interface FakeOrder {
   description: string;
   returnUrl: string;
   createTime: string;
-  capture?: { id: string; status: 'COMPLETED'; createTime: string };
+  capture?: { id: string; status: 'COMPLETED' | 'REFUNDED'; createTime: string };
+}
+
+export interface FakeRefund {
+  id: string;
+  captureId: string;
+  orderId: string;
+  amount: { currency_code: string; value: string };
+  requestId: string | undefined;
 }
 
 export interface FakePayPal extends LocalServer {
@@ -32,8 +41,12 @@ export interface FakePayPal extends LocalServer {
   clientSecret: string;
   webhookId: string;
   /** How many tokens, orders and captures were really made (replays and refusals do not count). */
-  counts: { tokens: number; orders: number; captures: number };
+  counts: { tokens: number; orders: number; captures: number; refunds: number };
   order(id: string): Readonly<FakeOrder> | undefined;
+  /** Every refund really made, in order (replays and refusals are not). */
+  refunds: readonly FakeRefund[];
+  /** Every refund call that reached PayPal, answered or not, with its PayPal-Request-Id. */
+  refundCalls: readonly { captureId: string; requestId: string | undefined }[];
   /** The next `call` meets this fault (once per queued fault). */
   fail(call: FakeCall, fault: Fault): void;
   /** The buyer approves on PayPal's page without a browser (the approval link does the same over HTTP). */
@@ -44,6 +57,8 @@ export interface FakePayPal extends LocalServer {
   orderApprovedEvent(orderId: string): Record<string, unknown>;
   /** The PAYMENT.CAPTURE.COMPLETED event of a captured order, as PayPal sends it. */
   captureCompletedEvent(orderId: string): Record<string, unknown>;
+  /** The PAYMENT.CAPTURE.REFUNDED event of a refund, as PayPal sends it (the resource is the refund). */
+  refundedEvent(refundId: string): Record<string, unknown>;
   /** An event as PayPal would POST it: the body and its transmission headers; `forge` signs with the wrong key. */
   signedDelivery(event: Record<string, unknown>, options?: { forge?: boolean }): { headers: Record<string, string>; body: string };
   /** POSTs an event to `url` as `signedDelivery` builds it. */
@@ -65,7 +80,9 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
   const orders = new Map<string, FakeOrder>();
   const replays = new Map<string, { status: number; body: unknown }>();
   const faults = new Map<FakeCall, Fault[]>();
-  const counts = { tokens: 0, orders: 0, captures: 0 };
+  const counts = { tokens: 0, orders: 0, captures: 0, refunds: 0 };
+  const refunds: FakeRefund[] = [];
+  const refundCalls: { captureId: string; requestId: string | undefined }[] = [];
   let origin = '';
   const id = (n = 17) => randomBytes(n).toString('hex').toUpperCase().slice(0, n);
   const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -103,6 +120,16 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
     links: [
       { href: `${origin}/v2/checkout/orders/${order.id}`, rel: 'self', method: 'GET' },
       ...(order.status === 'PAYER_ACTION_REQUIRED' ? [{ href: `${origin}/checkoutnow?token=${order.id}`, rel: 'payer-action', method: 'GET' }] : []),
+    ],
+  });
+
+  const refundJson = (refund: FakeRefund) => ({
+    id: refund.id,
+    status: 'COMPLETED',
+    amount: refund.amount,
+    links: [
+      { href: `${origin}/v2/payments/refunds/${refund.id}`, rel: 'self', method: 'GET' },
+      { href: `${origin}/v2/payments/captures/${refund.captureId}`, rel: 'up', method: 'GET' },
     ],
   });
 
@@ -240,6 +267,23 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
         return { status: 201, body: orderJson(order) };
       });
     }
+    const refundPath = /^\/v2\/payments\/captures\/([A-Z0-9]+)\/refund$/.exec(path);
+    if (refundPath && request.method === 'POST') {
+      await readJson(request);
+      const header = request.headers['paypal-request-id'];
+      const requestId = typeof header === 'string' ? header : undefined;
+      refundCalls.push({ captureId: refundPath[1]!, requestId });
+      return idempotent(request, response, 'refund', () => {
+        const order = [...orders.values()].find((o) => o.capture?.id === refundPath[1]);
+        if (!order?.capture) return notFound();
+        if (order.capture.status === 'REFUNDED') return unprocessable('CAPTURE_FULLY_REFUNDED', 'The capture has already been fully refunded');
+        order.capture.status = 'REFUNDED';
+        const refund: FakeRefund = { id: id(17), captureId: order.capture.id, orderId: order.id, amount: order.amount, requestId };
+        refunds.push(refund);
+        counts.refunds++;
+        return { status: 201, body: refundJson(refund) };
+      });
+    }
     if (request.method === 'POST' && path === '/v1/notifications/verify-webhook-signature') {
       const body = (await readJson(request)) as Record<string, unknown>;
       if (faulted('verify', response, () => undefined)) return;
@@ -267,6 +311,8 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
     clientSecret,
     webhookId,
     counts,
+    refunds,
+    refundCalls,
     order: (orderId) => orders.get(orderId),
     fail(call, fault) {
       faults.set(call, [...(faults.get(call) ?? []), fault]);
@@ -299,6 +345,15 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
         create_time: order.capture.createTime,
         update_time: order.capture.createTime,
         links: [{ href: `${origin}/v2/payments/captures/${order.capture.id}`, rel: 'self', method: 'GET' }],
+      });
+    },
+    refundedEvent(refundId) {
+      const refund = refunds.find((r) => r.id === refundId);
+      if (!refund) throw new Error(`the fake PayPal has no refund ${refundId}`);
+      return webhookEvent('PAYMENT.CAPTURE.REFUNDED', 'refund', `A ${refund.amount.currency_code} ${refund.amount.value} capture payment was refunded`, {
+        ...refundJson(refund),
+        create_time: now(),
+        update_time: now(),
       });
     },
     signedDelivery,

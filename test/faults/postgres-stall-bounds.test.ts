@@ -14,6 +14,8 @@ import { startServerBehindProxy, type ServerBehindProxy } from './support/postgr
 const BOUND_MS = 1_000;
 /** One bound (plus the client-side read timeout's 500 ms margin) and scheduling on a busy box. */
 const WITHIN_MS = BOUND_MS + 1_500;
+/** The server's connection pool (src/db/orm.ts's default). */
+const POOL_SIZE = 10;
 
 describe('every request bounded while Postgres is stalled', () => {
   let world: ServerBehindProxy;
@@ -37,21 +39,37 @@ describe('every request bounded while Postgres is stalled', () => {
   });
   afterAll(async () => world?.close());
 
-  const cases: Array<[string, () => Promise<{ status: number; headers?: Headers }>]> = [
-    ['a join', () => guest.post(`/api/lobbies/${code}/join`)],
-    ['/auth/me', () => fetch(`${server.url}/auth/me`, { headers: { cookie: guest.cookie } })],
-    ['a lobby create', () => guest.post('/api/lobbies', {})],
+  /** Each request as a browser sends it, answered as status and Retry-After. */
+  const asGuest = (method: string, path: string, body?: unknown) => () =>
+    fetch(`${server.url}${path}`, {
+      method,
+      headers: { cookie: guest.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const cases: Array<[string, () => Promise<Response>]> = [
+    ['a join', () => asGuest('POST', `/api/lobbies/${code}/join`)()],
+    ['/auth/me', asGuest('GET', '/auth/me')],
+    ['a lobby create', () => asGuest('POST', '/api/lobbies', {})()],
     ['the public summary', () => fetch(`${server.url}/api/public/summary`)],
   ];
   for (const [name, send] of cases) {
-    it(`answers ${name} 503 within one bound`, async () => {
+    it(`answers ${name} 503 with Retry-After within one bound`, async () => {
       proxy.silence();
       const { ms, value } = await timed(send);
       figure(`Postgres stalled (DATABASE_TIMEOUT_MS=${BOUND_MS}): ${name} answered ${value.status} in`, ms);
-      expect(value.status).toBe(503);
+      expect({ status: value.status, retryAfter: value.headers.get('retry-after') }).toEqual({ status: 503, retryAfter: '1' });
       expect(ms).toBeLessThan(WITHIN_MS);
     });
   }
+
+  it(`answers each of ${3 * POOL_SIZE} concurrent requests (more than the pool's ${POOL_SIZE} connections) 503 with Retry-After within one bound`, async () => {
+    proxy.silence();
+    const sends = Array.from({ length: 3 * POOL_SIZE }, (_, i) => cases[i % cases.length][1]);
+    const answers = await Promise.all(sends.map((send) => timed(send)));
+    figure(`Postgres stalled (DATABASE_TIMEOUT_MS=${BOUND_MS}): ${sends.length} concurrent requests, slowest answered in`, Math.max(...answers.map((a) => a.ms)));
+    expect(answers.map(({ value }) => ({ status: value.status, retryAfter: value.headers.get('retry-after') }))).toEqual(answers.map(() => ({ status: 503, retryAfter: '1' })));
+    for (const { ms } of answers) expect(ms).toBeLessThan(WITHIN_MS);
+  });
 
   it('answers a login whose database steps cannot run with a 503 page and Retry-After, not a redirect', async () => {
     server.provider.nextLogin(nextPlatformId());

@@ -106,7 +106,7 @@ describe('a server whose Redis stops answering', () => {
     redis.pause();
     const { ms, value } = await timed(() => connect(server.url, { cookie: guest.cookie }).then(() => null, (e: { data?: unknown }) => e.data));
     figure('Redis paused: socket handshake refused 503 in', ms);
-    expect(value).toEqual({ status: 503, error: expect.any(String) });
+    expect(value).toEqual({ status: 503, error: expect.any(String), retry_after: 1 });
     expect(ms).toBeLessThan(1_500);
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandAck } from '../../schema/realtime';
-import { USER_ACTION_LIMITS } from '../../src/identity/user-action-limit';
+import { DEFAULT_USER_RATE_LIMITS } from '../../src/config/config';
 import { startTestServerWithLogin, type TestServerWithLogin } from '../support/login';
 import { startServerProcess, type SpawnedServer } from '../support/spawn-server';
 import { createLobby, lobbyCommand } from './support/rest-client';
@@ -12,8 +12,8 @@ import { freshUser } from './support/users';
  * the same budget whichever door (REST or socket) and whichever instance a message takes.
  */
 let server: TestServerWithLogin;
-const CHAT = USER_ACTION_LIMITS.chat.limit;
-const COMMANDS = USER_ACTION_LIMITS.command.limit;
+const CHAT = DEFAULT_USER_RATE_LIMITS.chat;
+const COMMANDS = DEFAULT_USER_RATE_LIMITS.command;
 
 beforeAll(async () => {
   server = await startTestServerWithLogin();
@@ -26,7 +26,7 @@ afterAll(async () => {
 const chat = (socket: LeagueClient, code: string, message: string) => request<CommandAck>(socket, 'lobby:command', { code, type: 'chat', message });
 
 describe('chat', () => {
-  it(`takes ${CHAT} messages per 10 s from one user over both doors, then 429 with Retry-After over REST and {error, status: 429} over the socket`, async () => {
+  it(`takes ${CHAT} messages per 10 s from one user over both doors, then 429 with Retry-After over REST and {error, status: 429, retry_after_s} over the socket`, async () => {
     const host = await freshUser(server);
     const lobby = await createLobby(server.url, host.cookie);
     const socket = await connect(server.url, { cookie: host.cookie });
@@ -35,7 +35,9 @@ describe('chat', () => {
       else expect((await lobbyCommand(server.url, lobby.code, 'chat', host.cookie, { message: `m${i}` })).status).toBe(200);
     }
     const overSocket = await chat(socket, lobby.code, 'one too many');
-    expect(overSocket).toEqual({ error: expect.stringMatching(/rate limit exceeded: 20 chat messages per 10 s/), status: 429 });
+    expect(overSocket).toEqual({ error: expect.stringMatching(/rate limit exceeded: 20 chat messages per 10 s/), status: 429, retry_after_s: expect.any(Number) });
+    expect((overSocket as { retry_after_s: number }).retry_after_s).toBeGreaterThanOrEqual(1);
+    expect((overSocket as { retry_after_s: number }).retry_after_s).toBeLessThanOrEqual(10);
     const overRest = await fetch(`${server.url}/api/lobbies/${lobby.code}/chat`, {
       method: 'POST',
       headers: { cookie: host.cookie, 'content-type': 'application/json' },

@@ -6,6 +6,7 @@ import { startTestServerWithLogin, type LoggedIn, type TestServerWithLogin } fro
 import { createLobby, rest, type RestAnswer } from './support/rest-client';
 import { closeAllClients, connect, request, type LeagueClient } from './support/socket-client';
 import { freshUser } from './support/users';
+import { poll } from '../support/poll';
 
 /*
  * Every lobby command through both doors, with every kind of credential: REST and the socket's
@@ -140,12 +141,7 @@ describe('the key audit of a socket command', () => {
     await viaRest('join', w.code, {}, { token: issued.body.raw_key });
     // A use the key route does audit, last: once its row is written, every earlier row is too (batches keep order).
     expect((await rest(server.url, 'GET', '/api/premium/api-keys/current', { token: issued.body.raw_key })).status).toBe(200);
-    const until = Date.now() + 5_000;
-    let rows = await auditOf(issued.body.id);
-    while (rows.length < 2 && Date.now() < until) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      rows = await auditOf(issued.body.id);
-    }
+    const rows = await poll(() => auditOf(issued.body.id), (written) => written.length >= 2, { withinMs: 5_000, what: 'both audit rows' });
     expect(rows).toEqual([
       { endpoint: '/socket.io/', method: 'WS', status: 101 },
       { endpoint: '/api/premium/api-keys/current', method: 'GET', status: 200 },

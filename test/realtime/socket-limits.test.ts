@@ -52,20 +52,45 @@ describe('sockets per address', () => {
 });
 
 describe('subscriptions per socket', () => {
+  const overLimit = {
+    error: `too many subscriptions on this socket (lobbies, teams, threads and tournaments together): at most ${SUBSCRIPTIONS}; unsubscribe from one first`,
+    status: 429,
+  };
+
   it(`keeps a socket in at most ${SUBSCRIPTIONS} lobbies: the next subscribe is 429 until it unsubscribes from one`, async () => {
     const codes: string[] = [];
     for (let i = 0; i <= SUBSCRIPTIONS; i++) codes.push((await createLobby(server.url, (await freshUser(server)).cookie)).code);
     const socket = await connectOnceFree();
     for (const code of codes.slice(0, SUBSCRIPTIONS)) expect(await request(socket, 'lobby:subscribe', { code })).toMatchObject({ lobby: { code } });
     const over = codes[SUBSCRIPTIONS];
-    expect(await request(socket, 'lobby:subscribe', { code: over })).toEqual({
-      error: `too many lobby subscriptions on this socket: at most ${SUBSCRIPTIONS}; unsubscribe from one first`,
-      status: 429,
-    });
+    expect(await request(socket, 'lobby:subscribe', { code: over })).toEqual(overLimit);
     // Subscribing again to one it is in still answers its snapshot.
     expect(await request(socket, 'lobby:subscribe', { code: codes[0] })).toMatchObject({ lobby: { code: codes[0] } });
     expect(await request(socket, 'lobby:unsubscribe', { code: codes[0] })).toEqual({ ok: true });
     expect(await request(socket, 'lobby:subscribe', { code: over })).toMatchObject({ lobby: { code: over } });
+    socket.close();
+  });
+
+  it(`counts team, thread and tournament subscriptions with lobby ones: a socket in ${SUBSCRIPTIONS} rooms of any kind is refused the next of every kind`, async () => {
+    const teams: number[] = [];
+    for (let i = 0; i <= SUBSCRIPTIONS - 1; i++) {
+      const created = await rest<{ id: number }>(server.url, 'POST', '/api/teams', { cookie: (await freshUser(server)).cookie, body: { name: `Limit team ${i}`, tag: `LT${i}` } });
+      expect(created.status).toBe(201);
+      teams.push(created.body.id);
+    }
+    const code = (await createLobby(server.url, (await freshUser(server)).cookie)).code;
+    const socket = await connectOnceFree();
+    expect(await request(socket, 'lobby:subscribe', { code })).toMatchObject({ lobby: { code } });
+    for (const id of teams.slice(0, SUBSCRIPTIONS - 1)) expect(await request(socket, 'team:subscribe', { id })).toMatchObject({ team: { id } });
+    expect(await request(socket, 'team:subscribe', { id: teams[SUBSCRIPTIONS - 1] })).toEqual(overLimit);
+    // Refused before anything is read: an unknown thread or tournament gets the 429, not a 404.
+    expect(await request(socket, 'thread:subscribe', { id: 99_999_999 })).toEqual(overLimit);
+    expect(await request(socket, 'tournament:subscribe', { id: 99_999_999 })).toEqual(overLimit);
+    expect(await request(socket, 'lobby:subscribe', { code: 'ZZZZZZ' })).toEqual(overLimit);
+    // A team it is in still answers; leaving one makes room for another kind.
+    expect(await request(socket, 'team:subscribe', { id: teams[0] })).toMatchObject({ team: { id: teams[0] } });
+    expect(await request(socket, 'team:unsubscribe', { id: teams[0] })).toEqual({ ok: true });
+    expect(await request(socket, 'team:subscribe', { id: teams[SUBSCRIPTIONS - 1] })).toMatchObject({ team: { id: teams[SUBSCRIPTIONS - 1] } });
     socket.close();
   });
 });

@@ -1,36 +1,26 @@
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attachSocketServer, type SocketServer } from '../../realtime/socket-server';
-import { createUwsApp, listen, type Listening } from '../../host/uws-host';
-import { fakeLobbyServices, REFUSALS, sampleLobby, type FakeServices } from './support/fake-lobby-services';
-import { closeAllClients, connect, nextEvent, recordEvents, request } from './support/socket-client';
+import type { SocketServer } from '../../realtime/socket-server';
+import { REFUSALS, sampleLobby, type FakeServices } from './support/fake-lobby-services';
+import { startSocketLayer, type SocketLayer } from './support/socket-layer';
+import { connect, nextEvent, recordEvents, request } from './support/socket-client';
 
 /*
  * The socket layer alone, on a bare uWS app with fake lobby services: handshake, validation,
  * acknowledgement mapping, rooms and recovery (each instance's own: broadcasts reach other
  * instances through the live store's lobby feed, not through socket.io).
  */
+let layer: SocketLayer;
 let sockets: SocketServer;
-let listening: Listening;
 let url: string;
 let services: FakeServices;
 
 beforeAll(async () => {
-  const app = createUwsApp();
-  services = fakeLobbyServices();
-  sockets = await attachSocketServer(app, {
-    logger: pino({ level: 'silent' }),
-    publicUrl: 'https://league.example',
-  });
-  sockets.serve(services);
-  listening = await listen(app, '127.0.0.1', 0);
-  url = `http://127.0.0.1:${listening.port}`;
+  layer = await startSocketLayer({ publicUrl: 'https://league.example' });
+  ({ sockets, url, services } = layer);
 });
 
 afterAll(async () => {
-  closeAllClients();
-  listening?.stopAccepting();
-  await sockets?.close();
+  await layer?.close();
 });
 
 const sampleUser = { id: 1, platform_id: '76561198000000001', username: 'one', avatar_url: null, elo: 1000, name_color: null, profile_frame: null };

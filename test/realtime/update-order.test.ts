@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RawSocketIoClient, updateVersion } from '../../bench/realtime-raw-client';
 import type { LobbyDetail } from '../../schema/lobby';
 import { startTwoInstances, type Instance, type TwoInstances } from '../support/two-instances';
+import { poll } from '../support/poll';
 
 /*
  * Issue 10 §3: two server processes sharing Redis and Postgres, commands sent to both at once,
@@ -115,9 +116,9 @@ describe.skipIf(!shared)('lobby updates across two instances', () => {
     }
     expect(total).toBe(answered);
 
-    const deadline = Date.now() + DELIVERY_WAIT_MS;
     const finalOf = new Map(lobbies.map((lobby) => [lobby.code, lobby.version]));
-    while (watches.some((w) => w.last < finalOf.get(w.code)!) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    // Past the wait, the assertion below says what is missing, and what came backwards.
+    await poll(() => watches, (all) => all.every((w) => w.last >= finalOf.get(w.code)!), { withinMs: DELIVERY_WAIT_MS, everyMs: 50 }).catch(() => undefined);
 
     const missing = watches.reduce((sum, w) => sum + w.skipped + (finalOf.get(w.code)! - w.last), 0);
     const backwards = watches.reduce((sum, w) => sum + w.backwards, 0);

@@ -118,6 +118,11 @@ export class KeepAliveConnection {
     return this.buffered;
   }
 
+  /** Resolves once the server has closed the connection (after a `Connection: close` answer). */
+  whenClosed(): Promise<void> {
+    return this.closed ? Promise.resolve() : new Promise((resolve) => this.socket.once('close', () => resolve()));
+  }
+
   close(): void {
     this.socket.destroy();
   }

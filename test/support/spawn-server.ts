@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { poll } from './poll';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -21,9 +22,9 @@ export interface SpawnedServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** `npx tsx src/main.ts` as its own process (uWS allows one socket.io server per process). */
+/** `npx tsx src/start.ts` (the process entry) as its own process (uWS allows one socket.io server per process). */
 export function spawnServerProcess(env: Record<string, string>): { child: ChildProcess; output(): string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/start.ts'], {
     cwd: process.cwd(),
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -42,17 +43,15 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
   const url = `http://127.0.0.1:${port}`;
   let dead = false;
   spawned.exited.then(() => (dead = true));
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (dead) throw new Error(`server process exited during start-up:\n${spawned.output()}`);
-    if (Date.now() > deadline) {
-      spawned.child.kill('SIGKILL');
-      throw new Error(`server process did not become healthy in ${timeoutMs} ms:\n${spawned.output()}`);
-    }
-    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const state = await poll(
+    async () => (dead ? 'exited' : (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) ? 'healthy' : 'starting'),
+    (now) => now !== 'starting',
+    { withinMs: timeoutMs, everyMs: 100, what: 'the server process healthy' },
+  ).catch(() => {
+    spawned.child.kill('SIGKILL');
+    throw new Error(`server process did not become healthy in ${timeoutMs} ms:\n${spawned.output()}`);
+  });
+  if (state === 'exited') throw new Error(`server process exited during start-up:\n${spawned.output()}`);
   return {
     url,
     ...spawned,

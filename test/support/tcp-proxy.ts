@@ -10,6 +10,9 @@ export interface TcpProxy {
   /** The target URL with its host and port replaced by the proxy's. */
   url: string;
   silence(): void;
+  /** A database that is down: every connection is cut and new ones are closed as they arrive. */
+  refuse(): void;
+  /** Forwards again (after `silence` or `refuse`). */
   restore(): void;
   close(): Promise<void>;
 }
@@ -20,12 +23,14 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
   /** What arrived while silent, per destination socket, in order. */
   const held = new Map<Socket, Buffer[]>();
   let silent = false;
+  let refusing = false;
   const forward = (from: Socket, to: Socket) =>
     from.on('data', (chunk: Buffer) => {
       if (silent) held.set(to, [...(held.get(to) ?? []), chunk]);
       else to.write(chunk);
     });
   const server = createServer((client) => {
+    if (refusing) return void client.destroy();
     const upstream = connect(Number(target.port || 5432), target.hostname);
     const pair: [Socket, Socket] = [client, upstream];
     pairs.add(pair);
@@ -51,7 +56,15 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
     silence() {
       silent = true;
     },
+    refuse() {
+      refusing = true;
+      for (const [a, b] of pairs) {
+        a.destroy();
+        b.destroy();
+      }
+    },
     restore() {
+      refusing = false;
       silent = false;
       for (const [socket, chunks] of held) if (!socket.destroyed) for (const chunk of chunks) socket.write(chunk);
       held.clear();

@@ -1,3 +1,5 @@
+import { poll } from './poll';
+
 /** Elapsed milliseconds of `work`, with its result: for the "answers within" figures of fault tests. */
 export async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const started = performance.now();
@@ -5,15 +7,9 @@ export async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; va
   return { ms: performance.now() - started, value };
 }
 
-/** Polls `probe` until it answers something other than null, or fails naming `what`. */
+/** Polls `probe` (the one poll, test/support/poll.ts) until it answers something other than null, or fails naming `what`. */
 export async function until<T>(what: string, probe: () => Promise<T | null>, withinMs: number): Promise<T> {
-  const deadline = Date.now() + withinMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${withinMs} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  return (await poll(probe, (value) => value !== null, { what, withinMs })) as T;
 }
 
 /** With FAULT_FIGURES=1, prints a measured figure (the README's "Failure behaviour" table is made of these). */

@@ -32,6 +32,7 @@ import { TeamInvite } from './team-invite';
 import { Approval } from './approval';
 import { ClientLog } from './client-log';
 import { Tournament, TournamentEntry, TournamentMatch } from './tournament';
+import { CupEntryFee, CupFinalRoster, CupPayout, CupRefund } from './cup';
 
 export { Announcement, ApiKey, ApiKeyAudit, Ban, ChangelogEntry, LobbyRecord, Match, MatchPlayer, PremiumGrant, User };
 export { LobbyServerLog, ServerRconAudit, ServerReservation, ServerStatusLog };
@@ -86,4 +87,8 @@ export const entities = [
   Tournament,
   TournamentEntry,
   TournamentMatch,
+  CupEntryFee,
+  CupRefund,
+  CupPayout,
+  CupFinalRoster,
 ] as const;

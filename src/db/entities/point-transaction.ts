@@ -12,7 +12,7 @@ export const PointTransaction = defineEntity({
     id: p.integer().primary(),
     user: () => p.manyToOne(User).mapToPk(),
     amount: p.integer(),
-    kind: p.enum(['match', 'redeem', 'custom_avatar', 'admin_award'] as const),
+    kind: p.enum(['match', 'redeem', 'custom_avatar', 'admin_award', 'cup_entry', 'cup_refund', 'cup_prize'] as const),
     reason: p.string().length(200),
     balanceAfter: p.integer(),
     actor: () => p.manyToOne(User).mapToPk().nullable().deleteRule('set null'),

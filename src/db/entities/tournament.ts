@@ -19,6 +19,8 @@ export const Tournament = defineEntity({
     checkInMinutes: p.integer().default(0),
     rosterLocked: p.boolean().default(true),
     entryFee: p.json().nullable(),
+    prizes: p.json().nullable(),
+    housePercent: p.integer().nullable(),
     version: p.integer().default(1),
     createdBy: () => p.manyToOne(User).mapToPk().nullable().deleteRule('set null'),
     createdAt: p.datetime().defaultRaw('now()'),

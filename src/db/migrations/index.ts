@@ -11,6 +11,9 @@ import { TournamentsSchema } from './0010-tournaments';
 import { PremiumOrdersAndGiftCodes } from './0006-premium-orders-and-gift-codes';
 import { NotificationsSchema } from './0014-notifications';
 import { TeamsAndApprovals } from './0009-teams-and-approvals';
+import { CupsSchema } from './0015-cups';
+import { CupFinalRosters } from './0016-cup-final-rosters';
+import { CupFeeChecks } from './0017-cup-fee-checks';
 
 /**
  * Every migration in order, listed by hand: file discovery is not used (it breaks on Node 20).
@@ -29,4 +32,7 @@ export const migrations: MigrationObject[] = [
   { name: '0012_community', class: CommunitySchema },
   { name: '0013_client_logs', class: ClientLogsSchema },
   { name: '0014_notifications', class: NotificationsSchema },
+  { name: '0015_cups', class: CupsSchema },
+  { name: '0016_cup_final_rosters', class: CupFinalRosters },
+  { name: '0017_cup_fee_checks', class: CupFeeChecks },
 ];

@@ -1,5 +1,5 @@
 import { conflict, invalid, type DomainError } from '../domain-error';
-import { isBanned, type BanRecord } from '../access/ban';
+import { banOver, type BanRecord } from '../access/ban';
 
 /** A ban must end in the future (or never) and an admin cannot lock themself out. */
 export function banProblem(input: { actorId: number; userId: number; expiresAt: number | null; now: number }): DomainError | null {
@@ -8,9 +8,9 @@ export function banProblem(input: { actorId: number; userId: number; expiresAt: 
   return null;
 }
 
-/** Only a ban still in force can be lifted: lifting a lifted or expired ban is a conflict, not a no-op. */
+/** Only a ban not yet over can be lifted: lifting a lifted or expired ban is a conflict, not a no-op. */
 export function liftProblem(ban: BanRecord, now: number): DomainError | null {
-  return isBanned(ban, now) ? null : conflict('the ban is no longer in force');
+  return banOver(ban, now) ? conflict('the ban is no longer in force') : null;
 }
 
 /** A window [starts_at, ends_at) must not be empty. */

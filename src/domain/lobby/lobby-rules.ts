@@ -60,16 +60,45 @@ export function applyLobbyCommand(
   if (rule === undefined) return fail(invalid('unknown command'));
   const settled = settle(state, now);
   if (isClosed(settled.phase) && !AFTER_CLOSE.includes(command.type)) return fail(conflict(closedMessage(settled, command.type)));
-  const draft = settled === state ? cloneDocument(state) : settled;
+  const draft = settled === state ? draftOf(state) : settled;
   const result = rule(draft, command, actor, now);
   if (result instanceof DomainError) return fail(result);
-  if (sameState(state, draft)) return succeed(state, []);
-  const next: LobbyState = { ...draft, version: state.version + 1 };
+  const next = sharingUnchanged(state, draft);
+  if (next === null) return succeed(state, []);
+  next.version = state.version + 1;
   return succeed(next, [...impliedEvents(state, next), ...result]);
 }
 
+/**
+ * The copy a rule may change. The rules replace a member's profile (joining), never change one in
+ * place, so the profiles record is copied and the profiles in it are shared: they are most of a
+ * lobby's objects, and copying them on every command was the largest part of the copy.
+ */
+function draftOf(state: LobbyState): LobbyState {
+  const draft = cloneDocument({ ...state, profiles: {} });
+  draft.profiles = { ...state.profiles };
+  return draft;
+}
+
+/**
+ * The draft as the next state, its top-level parts that the rule left equal being the previous
+ * state's own objects (states are never changed in place: the rules work on a copy), or null when
+ * nothing differs. Whoever compares the two states next (which parts to write, what the update
+ * says) then finds the unchanged parts by identity instead of walking them again.
+ */
+function sharingUnchanged(state: LobbyState, draft: LobbyState): LobbyState | null {
+  const next: Record<string, unknown> = {};
+  let changed = Object.keys(state).length !== Object.keys(draft).length;
+  for (const key of Object.keys(draft) as (keyof LobbyState)[]) {
+    const same = Object.prototype.hasOwnProperty.call(state, key) && sameState(state[key], draft[key]);
+    next[key] = same ? state[key] : draft[key];
+    changed ||= !same;
+  }
+  return changed ? (next as unknown as LobbyState) : null;
+}
+
 /** Structural equality of two JSON documents (key order ignored). */
-function sameState(a: unknown, b: unknown): boolean {
+export function sameState(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;

@@ -1,7 +1,7 @@
 import { DomainError, fail, invalid, succeed, type Outcome } from '../domain-error';
 
 /** What moved a balance; the ledger's `kind` column. */
-export type PointKind = 'match' | 'redeem' | 'custom_avatar' | 'admin_award';
+export type PointKind = 'match' | 'redeem' | 'custom_avatar' | 'admin_award' | 'cup_entry' | 'cup_refund' | 'cup_prize';
 
 /** One change to book: the ledger row before it has an id, a time and a balance_after. */
 export interface LedgerEntry {

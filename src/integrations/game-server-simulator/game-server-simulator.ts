@@ -1,3 +1,4 @@
+import { machineTime } from '../../clock/machine-time';
 import type { Socket } from 'node:dgram';
 import type { Server } from 'node:net';
 import { listenA2s } from './a2s-listener';
@@ -35,7 +36,7 @@ export interface RunningSimulator {
  */
 export async function startGameServerSimulator(options: SimulatorOptions): Promise<RunningSimulator> {
   const host = options.host ?? '127.0.0.1';
-  const clock = options.clock ?? Date.now;
+  const clock = options.clock ?? machineTime.wall;
   const plugin = options.plugin ? new SimulatedPlugin(options.plugin, host) : undefined;
   await plugin?.start();
   const game = new SimulatedGame(

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ErrorBody, Order, TokenResponse, VerifySignatureResponse, WEBHOOK_HEADERS } from './paypal-wire';
+import { ErrorBody, Order, Refund, TokenResponse, VerifySignatureResponse, WEBHOOK_HEADERS } from './paypal-wire';
 
 /**
  * A small typed client of PayPal's REST API: OAuth 2.0 client credentials, Orders v2 (create,
@@ -52,6 +52,19 @@ export interface CompletedCapture {
   amount: string;
   currency: string;
 }
+
+export interface RefundInput {
+  captureId: string;
+  /** This refund's own idempotency key: the retry of an unanswered try reuses it, a new attempt after a refusal does not. */
+  requestId: string;
+  amount: string;
+  currency: string;
+  /** Ours, shown to the buyer and echoed on the refund. */
+  invoiceId: string;
+  note: string;
+}
+
+export type RefundResult = { kind: 'refunded'; refundId: string; status: string } | { kind: 'refused'; issue: string };
 
 export type CaptureResult =
   | { kind: 'captured'; capture: CompletedCapture }
@@ -108,6 +121,39 @@ export class PayPalClient {
     if (answer.status === 422 && issue === 'ORDER_NOT_APPROVED') return { kind: 'not_approved' };
     if (answer.status === 422 && issue === 'ORDER_ALREADY_CAPTURED') return { kind: 'already_captured' };
     throw unexpected('capture', answer);
+  }
+
+  /**
+   * Refunds a capture (POST /v2/payments/captures/{id}/refund). A 4xx is PayPal's definitive
+   * refusal (answered, not to be replayed with this id); no answer or a 5xx throws
+   * PaymentProviderError, and the caller retries with the same request id.
+   */
+  async refundCapture(input: RefundInput): Promise<RefundResult> {
+    const answer = await this.api('POST', `/v2/payments/captures/${encodeURIComponent(input.captureId)}/refund`, {
+      amount: { value: input.amount, currency_code: input.currency },
+      invoice_id: input.invoiceId,
+      note_to_payer: input.note,
+    }, input.requestId);
+    if (answer.status === 200 || answer.status === 201) {
+      const refund = parse(Refund, answer.body, 'refund');
+      return { kind: 'refunded', refundId: refund.id, status: refund.status };
+    }
+    if (answer.status >= 400 && answer.status < 500) return { kind: 'refused', issue: issueOf(answer) ?? `HTTP ${answer.status}` };
+    throw unexpected('refund', answer);
+  }
+
+  /**
+   * Captures an approved order with a new request id for this attempt (a repeated one would
+   * replay an early refusal), and when it was captured before (another instance, a try whose
+   * answer was lost) reads PayPal's record of that capture. Null: the buyer has not approved yet.
+   */
+  async captureApproved(orderId: string, requestId: string): Promise<CompletedCapture | null> {
+    const result = await this.captureOrder(orderId, requestId);
+    if (result.kind === 'not_approved') return null;
+    if (result.kind === 'captured') return result.capture;
+    const shown = await this.showOrder(orderId);
+    if (!shown.capture) throw new PaymentProviderError('PayPal says the order was captured but shows no capture');
+    return shown.capture;
   }
 
   /** The order as PayPal holds it; its capture when one was made (read after ORDER_ALREADY_CAPTURED). */

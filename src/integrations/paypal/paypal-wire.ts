@@ -37,6 +37,9 @@ export const Order = v.object({
 });
 export type Order = v.InferOutput<typeof Order>;
 
+/** A refund of a capture (Payments v2): its id is what we record. */
+export const Refund = v.object({ id: v.string(), status: v.string() });
+
 /** PayPal's error body: `name` is the class, `details[].issue` the precise reason. */
 export const ErrorBody = v.object({
   name: v.optional(v.string()),
@@ -56,6 +59,7 @@ export const WebhookEvent = v.object({
       id: v.optional(v.string()),
       status: v.optional(v.string()),
       amount: v.optional(Money),
+      links: v.optional(v.array(Link), []),
       supplementary_data: v.optional(v.object({ related_ids: v.optional(v.object({ order_id: v.optional(v.string()) })) })),
     }),
   ),

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { spawnServerProcess } from '../../support/spawn-server';
 
 const dirs: string[] = [];
@@ -34,13 +34,14 @@ async function refusal(change: Record<string, string | undefined>): Promise<{ co
 }
 
 describe('a production start', () => {
-  it.each([
+  // Five processes that each load the whole server to refuse: side by side, not one after another.
+  it.concurrent.for([
     ['SESSION_SECRET', { SESSION_SECRET: undefined }],
     ['DEV_LOGIN', { DEV_LOGIN: '1' }],
     ['CLOUD_PROVIDER', { CLOUD_PROVIDER: 'local' }],
     ['DATABASE_URL', { DATABASE_URL: undefined }],
     ['REDIS_URL', { REDIS_URL: undefined }],
-  ])('is refused with one line naming %s and a non-zero exit', async (variable, change) => {
+  ] as const)('is refused with one line naming %s and a non-zero exit', async ([variable, change], { expect }) => {
     const { code, lines } = await refusal(change);
     expect(code).toBe(2);
     expect(lines).toHaveLength(1);

@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { LobbySummary } from '../../../schema/lobby';
 import { Announcement, ChangelogEntry, GlobalStats, LeaderRow, MatchDetail, MatchesPage, MatchPlayer } from '../../../schema/public';
-import { seedDemoData } from '../../../src/db/seed';
+import { seedDemo } from '../../../src/composition/demo-seed';
 import { startTestServer, type TestServer } from '../../support/test-server';
 
 let t: TestServer;
 
 beforeAll(async () => {
   t = await startTestServer();
-  await seedDemoData(t.database.db, new Date());
+  await seedDemo(t.database.db, new Date());
 });
 afterAll(() => t?.close());
 

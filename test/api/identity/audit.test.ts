@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServerWithLogin, type TestServerWithLogin } from '../../support/login';
+import { poll } from '../../support/poll';
 import { call, grantPremium, issueKey } from './identity-fixtures';
 
 const MEMBER = '76561198000000501';
@@ -12,14 +13,7 @@ async function auditRows(server: TestServerWithLogin, keyId: number) {
   );
 }
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const eventually = <T>(read: () => Promise<T>, done: (value: T) => boolean) => poll(read, done, { withinMs: 5_000, what: 'audit rows' });
 
 describe('auditing key uses', () => {
   let server: TestServerWithLogin;

@@ -1,10 +1,12 @@
+import { afterAll, beforeAll } from 'vitest';
 import { adminSideOn, type AdminSide, type AdminWorld } from '../admin/admin-fixtures';
 import { startTestServerWithLogin } from '../../support/login';
-import type { FakeDiscordWebhook, ReceivedMessage } from '../../fakes/fake-discord-webhook';
+import { startFakeDiscordWebhook, type FakeDiscordWebhook, type ReceivedMessage } from '../../fakes/fake-discord-webhook';
 import { draftAll, lobbyAt, nextPlatformId, type Player } from '../lobby/lobby-client';
+import { poll } from '../../support/poll';
 
 /** Settings that make delivery quick enough to wait for in a test. */
-export const FAST_DELIVERY = { NOTIFY_POLL_MS: '50', NOTIFY_RETRY_BASE_MS: '50', NOTIFY_TIMEOUT_MS: '2000' };
+export const FAST_DELIVERY = { NOTIFY_POLL_MS: '50', NOTIFY_RETRY_BASE_MS: '50', NOTIFY_RETRY_MAX_MS: '200', NOTIFY_TIMEOUT_MS: '2000' };
 
 /** Registers a new webhook of the fake for `events` through the admin route; answers its id and URL. */
 export async function registerWebhook(admin: AdminSide, fake: FakeDiscordWebhook, events: string[], name?: string): Promise<{ id: number; url: string }> {
@@ -20,14 +22,7 @@ export const messagesTo = (fake: FakeDiscordWebhook, url: string): ReceivedMessa
 
 /** Waits until `url` has received `n` messages. */
 export async function waitForMessagesTo(fake: FakeDiscordWebhook, url: string, n: number, timeoutMs = 15_000): Promise<ReceivedMessage[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const got = messagesTo(fake, url);
-    if (got.length >= n) return got;
-    const left = deadline - Date.now();
-    if (left <= 0) throw new Error(`webhook received ${got.length} of ${n} messages`);
-    await fake.waitForMessages(fake.received.length + 1, left).catch(() => undefined);
-  }
+  return poll(() => messagesTo(fake, url), (got) => got.length >= n, { withinMs: timeoutMs, what: `${n} messages received by the webhook` });
 }
 
 /** An ultiduo (4 places) from creation to the report: created, needs 2, live, ended 3:1. */
@@ -50,4 +45,24 @@ export async function startNotifyWorld(env: Record<string, string>): Promise<Adm
   const adminPlatformId = nextPlatformId();
   const server = await startTestServerWithLogin({ ADMIN_PLATFORM_IDS: adminPlatformId, ...env });
   return { server, ...(await adminSideOn(server, adminPlatformId)) };
+}
+
+/**
+ * A suite's notify world: a fake chat webhook and a server allowed to deliver to it, fast
+ * deliveries, started before the suite and closed after it. Read `world` and `fake` inside tests.
+ */
+export function useNotifyWorld(): { readonly world: AdminWorld; readonly fake: FakeDiscordWebhook } {
+  const started: { world?: AdminWorld; fake?: FakeDiscordWebhook } = {};
+  beforeAll(async () => {
+    started.fake = await startFakeDiscordWebhook();
+    started.world = await startNotifyWorld({ NOTIFY_WEBHOOK_ORIGINS: started.fake.url, PUBLIC_URL: 'https://pugs.example.org', ...FAST_DELIVERY });
+  }, 60_000);
+  afterAll(async () => {
+    await started.world?.server.close();
+    await started.fake?.close();
+  });
+  return {
+    get world() { return started.world!; },
+    get fake() { return started.fake!; },
+  };
 }

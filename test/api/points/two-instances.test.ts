@@ -6,6 +6,7 @@ import type { TestDatabase } from '../../support/test-database';
 import { describeOnTwoInstances, startTwoInstances, type TwoInstances } from '../../support/two-instances';
 import { call, issueKey } from '../identity/identity-fixtures';
 import { nextPlatformId, Player } from '../lobby/lobby-client';
+import { poll } from '../../support/poll';
 
 /*
  * Two server processes sharing one Redis and one Postgres: spends racing through both must never
@@ -108,12 +109,7 @@ describeOnTwoInstances('points on two server processes sharing Redis and Postgre
     await board(); // warm instance 2's cache
     expect((await award(servers[0], player.id, 250_000)).status).toBe(200);
     // The invalidation travels over Redis pub/sub; a read may race it by a moment, never by 30 s.
-    const deadline = Date.now() + 5_000;
-    let top = (await board())[0];
-    while (top?.user_id !== player.id && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 20));
-      top = (await board())[0];
-    }
+    const [top] = await poll(board, (rows) => rows[0]?.user_id === player.id, { withinMs: 5_000, everyMs: 20, what: "the award on instance 2's leaderboard" });
     expect(top).toMatchObject({ user_id: player.id, balance: 250_000 });
   });
 });

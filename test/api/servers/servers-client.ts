@@ -20,13 +20,5 @@ export const freeBody = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-/** Reads the reservation until `done` holds (the lifecycle runs on its own schedule); fails after `ms`. */
-export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not reached in ${ms} ms; last value ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Reads the reservation until `done` holds (the lifecycle runs on its own schedule); fails after 15 s. */
+export { poll as until } from '../../support/poll';

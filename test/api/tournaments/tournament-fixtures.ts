@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { EmSource } from '../../../src/db/orm';
 import { nextPlatformId, type Player } from '../lobby/lobby-client';
 
@@ -40,4 +41,22 @@ export function tournamentBody(overrides: Record<string, unknown> = {}): Record<
     starts_at: new Date(Date.now() + 3_600_000).toISOString(),
     ...overrides,
   };
+}
+
+/** Reports and confirms every ready match, the home team winning, until none is ready; `viewer` reads the bracket. */
+export async function playOut(viewer: Player, id: number, all: TestTeam[]): Promise<number> {
+  const leaderOf = (teamId: number) => all.find((t) => t.id === teamId)!.leader;
+  let played = 0;
+  for (;;) {
+    const answer = await viewer.get(`/api/tournaments/${id}/bracket`);
+    const ready = answer.body.stages.flatMap((s: any) => s.rounds.flatMap((r: any) => r.matches)).filter((m: any) => m.status === 'ready');
+    if (ready.length === 0) return played;
+    for (const match of ready) {
+      const report = await leaderOf(match.home.team_id).post(`/api/tournaments/${id}/matches/${match.id}/report`, { home_score: 2, away_score: 0 });
+      expect(report.status, JSON.stringify(report.body)).toBe(200);
+      const confirm = await leaderOf(match.away.team_id).post(`/api/tournaments/${id}/matches/${match.id}/confirm`);
+      expect(confirm.status, JSON.stringify(confirm.body)).toBe(200);
+      played += 1;
+    }
+  }
 }

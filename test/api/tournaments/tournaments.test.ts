@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdminWorld, type AdminWorld } from '../admin/admin-fixtures';
 import type { Player } from '../lobby/lobby-client';
-import { makeTeam, tournamentBody, type TestTeam } from './tournament-fixtures';
+import { makeTeam, playOut as playOutWith, tournamentBody, type TestTeam } from './tournament-fixtures';
 
 let world: AdminWorld;
 beforeAll(async () => {
@@ -45,20 +45,7 @@ function leaderOf(all: TestTeam[], teamId: number): Player {
 }
 
 /** Reports and confirms every ready match, the home team winning, until none is ready. */
-async function playOut(id: number, all: TestTeam[]): Promise<number> {
-  let played = 0;
-  for (;;) {
-    const ready = (await bracket(id)).filter((m) => m.status === 'ready');
-    if (ready.length === 0) return played;
-    for (const match of ready) {
-      const report = await leaderOf(all, match.home.team_id).post(`/api/tournaments/${id}/matches/${match.id}/report`, { home_score: 2, away_score: 0 });
-      expect(report.status, JSON.stringify(report.body)).toBe(200);
-      const confirm = await leaderOf(all, match.away.team_id).post(`/api/tournaments/${id}/matches/${match.id}/confirm`);
-      expect(confirm.status, JSON.stringify(confirm.body)).toBe(200);
-      played += 1;
-    }
-  }
-}
+const playOut = (id: number, all: TestTeam[]) => playOutWith(world.admin, id, all);
 
 describe('tournament life cycle', () => {
   it('creates a tournament taking signups with no entry fee', async () => {
@@ -162,6 +149,42 @@ describe('entries', () => {
     await enter(closed.id, a!);
     expect((await a!.leader.post(`/api/tournaments/${open.id}/check-in`, { team_id: a!.id })).body).toEqual({ ok: true });
     expect((await a!.leader.post(`/api/tournaments/${closed.id}/check-in`, { team_id: a!.id })).status).toBe(409);
+  });
+});
+
+describe('banned players', () => {
+  async function ban(player: Player) {
+    const answer = await world.asKey('/api/admin/bans', { method: 'POST', body: { user_id: player.id, reason: 'cheating' } });
+    expect(answer.status).toBe(201);
+  }
+
+  it('refuses the entry of a banned leader and writes nothing', async () => {
+    const t = await create();
+    const [a] = await teams(1);
+    await ban(a!.leader);
+    await enter(t.id, a!, 403);
+    expect((await world.admin.get(`/api/tournaments/${t.id}`)).body.entries).toEqual([]);
+  });
+
+  it('refuses the check-in of a team by a leader banned after the entry', async () => {
+    const t = await create({ check_in_minutes: 120 });
+    const [a] = await teams(1);
+    await enter(t.id, a!);
+    await ban(a!.leader);
+    expect((await a!.leader.post(`/api/tournaments/${t.id}/check-in`, { team_id: a!.id })).status).toBe(403);
+  });
+
+  it('refuses a result reported by a banned leader, leaving the match ready', async () => {
+    const t = await create();
+    const all = await teams(2);
+    for (const team of all) await enter(t.id, team);
+    await start(t.id);
+    const [match] = await bracket(t.id);
+    const home = leaderOf(all, match.home.team_id);
+    await ban(home);
+    const path = `/api/tournaments/${t.id}/matches/${match.id}`;
+    expect((await home.post(`${path}/report`, { home_score: 2, away_score: 0 })).status).toBe(403);
+    expect((await bracket(t.id)).find((m) => m.id === match.id).status).toBe(match.status);
   });
 });
 

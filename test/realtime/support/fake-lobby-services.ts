@@ -1,6 +1,6 @@
 import type { LobbyDetail } from '../../../schema/lobby';
 import type { LobbyServices } from '../../../realtime/socket-server';
-import type { Caller } from '../../../src/identity/caller';
+import type { SocketCredentialResult } from '../../../realtime/realtime-ports';
 import type { UserRecord } from '../../../src/db/user-record';
 import { HttpError } from '../../../src/door/http-refusal';
 import { InFlight } from '../../../src/server-lifecycle';
@@ -55,7 +55,8 @@ const user = (id: number): UserRecord => ({ id, username: `user${id}` }) as unkn
 /**
  * Credentials: cookie `league_session=user<N>` is user N's session; token `key<N>` is user N's
  * premium key (the handshake admits it; a command, on a session-only route as every lobby command
- * is, refuses it 401 as REST does); token `bad` is refused 401. A chat message named in REFUSALS
+ * is, refuses it 401 as REST does); token `bad` is refused 401, `limited` 429 with a Retry-After of 7 s,
+ * and `unavailable` throws what a store that cannot answer throws (503, Retry-After 1 s). A chat message named in REFUSALS
  * throws its status; the message `crash` throws an unexpected error.
  */
 export function fakeLobbyServices(): FakeServices {
@@ -91,9 +92,11 @@ export function fakeLobbyServices(): FakeServices {
       if (route.auth.includes('session') && session) return { kind: 'session', user: user(Number(session[1])), sessionId: 's' };
       throw new CommandRefused(401, 'login required');
     },
-    errorStatus: (error) => (error instanceof CommandRefused ? { status: error.status, message: error.message } : null),
-    resolveCredential: async ({ cookieHeader, token }): Promise<{ ok: true; caller: Caller } | { ok: false; status: number; error: string }> => {
+    errorStatus: (error) => (error instanceof CommandRefused ? { status: error.status, message: error.message, headers: error.headers } : null),
+    resolveCredential: async ({ cookieHeader, token }): Promise<SocketCredentialResult> => {
       if (token === 'bad') return { ok: false, status: 401, error: 'invalid API key' };
+      if (token === 'limited') return { ok: false, status: 429, error: 'API key rate limit exceeded', retryAfterS: 7 };
+      if (token === 'unavailable') throw new CommandRefused(503, 'store unavailable', { 'Retry-After': '1' });
       const key = token && /^key(\d+)$/.exec(token);
       if (key) return { ok: true, caller: { kind: 'key', keyKind: 'premium', keyId: 1, user: user(Number(key[1])) } };
       const session = cookieHeader && /league_session=user(\d+)/.exec(cookieHeader);

@@ -38,9 +38,9 @@ describe('ban rules', () => {
   });
 
   it('let only a ban in force be lifted', () => {
-    expect(liftProblem({ expiresAt: null, liftedAt: null }, NOW)).toBeNull();
-    expect(liftProblem({ expiresAt: null, liftedAt: NOW - 1 }, NOW)?.kind).toBe('conflict');
-    expect(liftProblem({ expiresAt: NOW, liftedAt: null }, NOW)?.kind).toBe('conflict');
+    expect(liftProblem({ startsAt: NOW - 1, expiresAt: null, liftedAt: null }, NOW)).toBeNull();
+    expect(liftProblem({ startsAt: NOW - 1, expiresAt: null, liftedAt: NOW - 1 }, NOW)?.kind).toBe('conflict');
+    expect(liftProblem({ startsAt: NOW - 1, expiresAt: NOW, liftedAt: null }, NOW)?.kind).toBe('conflict');
   });
 });
 

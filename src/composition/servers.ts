@@ -1,27 +1,26 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
-import { PremiumRepository } from '../db/premium-repository';
-import type { Database } from '../db/orm';
 import { startDeadlineWorker } from '../engine/deadline-worker';
 import type { LiveStore } from '../live/live-store';
 import type { MapCatalog } from '../maps/map-catalog';
-import type { CloudProvider } from './cloud-provider';
-import { sourceServerLink, type GameServerLink } from './game-server-link';
-import { LocalProvider } from './local-provider';
-import { HetznerProvider } from './hetzner-provider';
-import { LIFECYCLE_QUEUE, ReservationLifecycle, type LifecycleTiming } from './reservation-lifecycle';
-import { ReservationRepository } from './reservation-repository';
-import { ReservationService } from './reservation-service';
-import { LobbyLogRepository } from './lobby-log-repository';
-import { LOG_TIMEOUT_QUEUE, LobbyServerService } from './lobby-server-service';
-import { PluginService } from './plugin-service';
+import type { CloudProvider } from '../servers/cloud-provider';
+import { sourceServerLink, type GameServerLink } from '../servers/game-server-link';
+import { LocalProvider } from '../servers/local-provider';
+import { HetznerProvider } from '../servers/hetzner-provider';
+import { LIFECYCLE_QUEUE, ReservationLifecycle, type LifecycleTiming } from '../servers/reservation-lifecycle';
+import type { ReservationRepository } from '../servers/reservation-repository';
+import type { Repositories } from './repositories';
+import { ReservationService } from '../servers/reservation-service';
+import type { LobbyLogRepository } from '../servers/lobby-log-repository';
+import { LOG_TIMEOUT_QUEUE, LobbyServerService } from '../servers/lobby-server-service';
+import { PluginService } from '../servers/plugin-service';
 import type { LobbyDetail } from '../../schema/lobby';
 import { startLobbyFeed } from '../engine/lobby-broadcast';
 
 export interface ServerServicesDeps {
   config: Config;
-  db: Database;
   live: LiveStore;
+  repos: Pick<Repositories, 'reservations' | 'premium' | 'lobbyLogs'>;
   maps: MapCatalog;
   clock: () => number;
   logger: Logger;
@@ -54,22 +53,22 @@ function providerFor(deps: ServerServicesDeps): CloudProvider {
   if (config.servers.provider === 'hetzner') {
     const { apiUrl, token, image, serverType, gamePort } = config.servers.hetzner;
     // loadConfig refuses CLOUD_PROVIDER=hetzner without a token.
-    return new HetznerProvider({ apiUrl, token: token!, image, serverType, gamePort, plugin });
+    return new HetznerProvider({ apiUrl, token: token!, image, serverType, gamePort, plugin, clock: deps.clock });
   }
   return new LocalProvider({ plugin });
 }
 
 /** Builds the game-server area and starts its lifecycle on the durable schedule. */
-export async function startServerServices(deps: ServerServicesDeps): Promise<ServerServices> {
-  const { db, live, clock, logger } = deps;
+export async function assembleServers(deps: ServerServicesDeps): Promise<ServerServices> {
+  const { live, clock, logger } = deps;
   const provider = providerFor(deps);
   const link = deps.link ?? sourceServerLink;
-  const repo = new ReservationRepository(db);
+  const { reservations: repo, lobbyLogs: logs } = deps.repos;
   const wake = (id: number, at: number) => live.schedule(LIFECYCLE_QUEUE, String(id), at);
   const lifecycle = new ReservationLifecycle({ repo, provider, link, clock, wake, logger, timing: deps.timing });
   const reservations = new ReservationService({
     repo,
-    premium: new PremiumRepository(db),
+    premium: deps.repos.premium,
     maps: deps.maps,
     provider,
     regionCapacity: deps.config.servers.regionCapacity,
@@ -77,7 +76,6 @@ export async function startServerServices(deps: ServerServicesDeps): Promise<Ser
     wake,
     endNow: (record, reason) => lifecycle.end(record, reason),
   });
-  const logs = new LobbyLogRepository(db);
   const lobbyServer = new LobbyServerService({
     repo, logs, lobbies: deps.lobbies, link, clock, logger,
     wakeLogTimeout: (code, uploadingAt, at) => live.schedule(LOG_TIMEOUT_QUEUE, `${code}|${uploadingAt}`, at),

@@ -1,15 +1,15 @@
-import { AdminAuditRepository } from '../db/admin-audit-repository';
-import { BanRepository } from '../db/ban-repository';
+import type { Repositories } from './repositories';
 import type { Database } from '../db/orm';
 import type { UserRecord } from '../db/user-record';
-import { BanAdmin } from './ban-admin';
-import { LobbyAdmin, type LobbyAdminDeps } from './lobby-admin';
-import { RatingAdmin } from './rating-admin';
-import { SiteContentAdmin, type SiteContentDeps } from './site-content-admin';
+import { BanAdmin } from '../admin/ban-admin';
+import { LobbyAdmin, type LobbyAdminDeps } from '../admin/lobby-admin';
+import { RatingAdmin } from '../admin/rating-admin';
+import { SiteContentAdmin, type SiteContentDeps } from '../admin/site-content-admin';
 
 export interface AdminInput {
   db: Pick<Database, 'em'>;
   users: { findById(id: number): Promise<UserRecord | null> };
+  repos: Pick<Repositories, 'adminAudit' | 'bans'>;
   lobbies: LobbyAdminDeps['lobbies'];
   reservations: LobbyAdminDeps['reservations'];
   /** Drops a public-cache topic on every instance. */
@@ -22,15 +22,15 @@ export interface AdminInput {
 }
 
 /** The admin area's services, sharing one audit. */
-export function createAdmin(input: AdminInput) {
+export function assembleAdmin(input: AdminInput) {
   const { db, clock, invalidate } = input;
-  const audit = new AdminAuditRepository(db);
+  const audit = input.repos.adminAudit;
   const lobbies = new LobbyAdmin({ db, lobbies: input.lobbies, reservations: input.reservations });
   return {
     audit,
     lobbies,
     bans: new BanAdmin({
-      db, clock, bans: new BanRepository(db), users: input.users,
+      db, clock, bans: input.repos.bans, users: input.users,
       removeFromLobby: (caller, userId, reason) => lobbies.removeBanned(caller, userId, reason),
       bansChanged: input.bansChanged,
     }),

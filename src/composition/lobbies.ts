@@ -1,28 +1,26 @@
-import { BanRepository } from '../db/ban-repository';
-import { LiveEpochRepository } from '../db/live-epoch-repository';
 import { LobbyRecordRepository, type LobbyNoticesOf } from '../db/lobby-record-repository';
 import { MatchRepository } from '../db/match-repository';
 import type { EmSource } from '../db/orm';
-import type { UsersRepository } from '../db/users-repository';
+import type { Repositories } from './repositories';
 import type { EarningRates } from '../domain/points/match-earnings';
 import { DomainError } from '../domain/domain-error';
 import type { LiveStore } from '../live/live-store';
-import { BanList } from './ban-list';
-import { startDeadlineWorker } from './deadline-worker';
-import type { EngineLogger } from './engine-ports';
-import { LOBBY_DEADLINES, UNRECORDED_MATCHES } from './live-keys';
-import { startLobbyFeed, type LobbyBroadcast } from './lobby-broadcast';
-import { LiveEpoch } from './live-epoch';
-import { LobbyEngine } from './lobby-engine';
-import { PartyEngine } from './party-engine';
-import { startPublicCacheInvalidation } from './public-cache-invalidation';
-import { unrecordedLobbiesIn } from './unrecorded-lobbies';
-import type { ReservationPins } from './lobby-engine';
+import { BanList } from '../engine/ban-list';
+import { startDeadlineWorker } from '../engine/deadline-worker';
+import type { EngineLogger } from '../engine/engine-ports';
+import { LOBBY_DEADLINES, UNRECORDED_MATCHES } from '../engine/live-keys';
+import { startLobbyFeed, type LobbyBroadcast } from '../engine/lobby-broadcast';
+import { LiveEpoch } from '../engine/live-epoch';
+import { LobbyEngine } from '../engine/lobby-engine';
+import { PartyEngine } from '../engine/party-engine';
+import { startPublicCacheInvalidation } from '../engine/public-cache-invalidation';
+import { unrecordedLobbiesIn } from '../engine/unrecorded-lobbies';
+import type { ReservationPins } from '../engine/lobby-engine';
 
 export interface LobbyServicesInput {
   db: EmSource;
   live: LiveStore;
-  users: UsersRepository;
+  repos: Pick<Repositories, 'users' | 'bans' | 'liveEpochs'>;
   clock: () => number;
   logger: EngineLogger & { info(details: object, message: string): void };
   /** This instance's watchers: fed from the live store's lobby feed, whichever instance changed the lobby. */
@@ -39,6 +37,8 @@ export interface LobbyServicesInput {
   pollMs?: number;
   /** How long a claimed deadline is this instance's before another may run it (default DEFAULT_LEASE_MS). */
   leaseMs?: number;
+  /** How long a durable lobby change may stay pending before another command settles it (default DEFAULT_DURABLE_LEASE_MS). */
+  durableLeaseMs?: number;
   /** The notification events a lobby record stands for, written with it (the notifications area). */
   lobbyNotices?: LobbyNoticesOf;
 }
@@ -58,13 +58,13 @@ export interface LobbyServices {
  * The lobby and party engines with what keeps them going: the cross-instance cache invalidation,
  * the start-up recovery pass and the deadline worker (ready checks, ready flags, matches to write).
  */
-export async function startLobbyServices(input: LobbyServicesInput): Promise<LobbyServices> {
+export async function assembleLobbies(input: LobbyServicesInput): Promise<LobbyServices> {
   const { db, live, clock, logger } = input;
   const invalidation = await startPublicCacheInvalidation(live, (topic) => input.publicCache.invalidate(topic), (error) =>
     logger.error({ err: error }, 'publishing a cache invalidation failed'),
   );
   const stopFeed = await startLobbyFeed(live, input.broadcast);
-  const banRows = new BanRepository(db);
+  const { bans: banRows, liveEpochs: epochs } = input.repos;
   // Chat, joining and creating check bans against this instance's current list (see BanList).
   const bans = new BanList({ live, loadCurrent: (now) => banRows.current(now), clock });
   const epoch = new LiveEpoch({
@@ -79,10 +79,10 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
     },
     onError: (error) => logger.error({ err: error }, 'checking the live epoch failed'),
   });
-  const epochs = new LiveEpochRepository(db);
   const lobbies = new LobbyEngine({
     live,
     epoch: () => epoch.current(),
+    rebuilt: () => epoch.whole(),
     records: new LobbyRecordRepository(db, input.lobbyNotices),
     matches: new MatchRepository(db, input.earning),
     bans,
@@ -92,8 +92,9 @@ export async function startLobbyServices(input: LobbyServicesInput): Promise<Lob
     invalidate: (topic) => invalidation.invalidate(topic),
     maps: input.maps,
     reservations: input.reservations,
+    durableLeaseMs: input.durableLeaseMs,
   });
-  const parties = new PartyEngine({ live, users: input.users, bans, clock });
+  const parties = new PartyEngine({ live, users: input.repos.users, bans, clock });
   try {
     await epoch.start();
     const recovered = await lobbies.recover();

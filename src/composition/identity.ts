@@ -1,32 +1,30 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
-import { ApiKeyRepository } from '../db/api-key-repository';
-import { AuditRepository } from '../db/audit-repository';
 import type { Database } from '../db/orm';
-import { PremiumRepository } from '../db/premium-repository';
+import type { PremiumRepository } from '../db/premium-repository';
 import { LastKnown } from '../db/last-known';
-import { OpenIdNonceRepository } from '../db/openid-nonce-repository';
-import type { UsersRepository } from '../db/users-repository';
-import { createChatLink } from '../integrations/discord-oauth';
+import type { VersionedUser } from '../db/users-repository';
+import type { Repositories } from './repositories';
 import type { LiveStore } from '../live/live-store';
 import { createHmac } from 'node:crypto';
 import { KeyAdmin } from '../admin/key-admin';
-import { ApiKeys } from './api-keys';
-import { createAuthenticator, type Authenticator } from './authenticator';
-import { ChatAccountLink } from './chat-account-link';
-import { KeyAuditLog } from './key-audit-log';
-import { KeyRateLimit } from './key-rate-limit';
-import { PlatformLogin } from './platform-login';
-import { RecentUsers } from './recent-users';
-import type { Presence } from './presence';
-import { SessionStore } from './session-store';
+import { ApiKeys } from '../identity/api-keys';
+import { BatchedUserReads } from '../identity/batched-user-reads';
+import { createAuthenticator, type Authenticator } from '../identity/authenticator';
+import { ChatAccountLink } from '../identity/chat-account-link';
+import { KeyAuditLog } from '../identity/key-audit-log';
+import { KeyRateLimit } from '../identity/key-rate-limit';
+import { PlatformLogin } from '../identity/platform-login';
+import { RecentUsers } from '../identity/recent-users';
+import type { Presence } from '../identity/presence';
+import { SessionStore } from '../identity/session-store';
 
 export interface IdentityInput {
   config: Config;
   sessionSecret: string;
   db: Database;
   live: LiveStore;
-  users: UsersRepository;
+  repos: Pick<Repositories, 'users' | 'apiKeys' | 'keyAudit' | 'premium' | 'openIdNonces'>;
   presence: Presence;
   clock: () => number;
   logger: Logger;
@@ -50,12 +48,10 @@ export interface Identity {
 const PRESENCE_PRUNE_EVERY_MS = 60_000;
 
 /** Builds login, sessions, keys and the credential check from configuration and the stores. */
-export function createIdentity(input: IdentityInput): Identity {
-  const { config, db, live, users, presence, clock, logger } = input;
+export async function assembleIdentity(input: IdentityInput): Promise<Identity> {
+  const { config, db, live, repos, presence, clock, logger } = input;
+  const { users, premium, apiKeys: keyRepository, keyAudit: auditRepository } = repos;
   const sessions = new SessionStore(live, input.sessionSecret, clock);
-  const keyRepository = new ApiKeyRepository(db);
-  const auditRepository = new AuditRepository(db);
-  const premium = new PremiumRepository(db);
   // A secret of its own, derived so that address hashes say nothing about the cookie signatures.
   const addressSecret = createHmac('sha256', input.sessionSecret).update('api-key-audit:client-address').digest('hex');
   const auditLog = new KeyAuditLog(
@@ -65,12 +61,15 @@ export function createIdentity(input: IdentityInput): Identity {
   );
   // Routes that need only the live store (vote, chat) keep working while Postgres cannot answer
   // this second: the user row behind a session is served from the last read (see LastKnown).
-  const userRows = new LastKnown<number, Awaited<ReturnType<UsersRepository['findById']>>>(clock);
-  const lastKnownUsers = { findById: (id: number) => userRows.read(id, () => users.findById(id)) };
+  const userRows = new LastKnown<number, VersionedUser | null>(clock);
+  const batchedUsers = new BatchedUserReads(users);
+  const loadUser = (id: number) => userRows.read(id, () => batchedUsers.findById(id));
+  const lastKnownUsers = { findById: async (id: number) => (await loadUser(id))?.user ?? null };
+  const recentUsers = new RecentUsers({ load: loadUser, changed: (known) => users.changedRows(known) });
   const authenticator = createAuthenticator({
     sessions,
     users: lastKnownUsers,
-    recentUsers: new RecentUsers(lastKnownUsers),
+    recentUsers,
     keys: keyRepository,
     premium,
     pluginSecret: config.pluginSecret,
@@ -88,11 +87,14 @@ export function createIdentity(input: IdentityInput): Identity {
     adminPlatformIds: config.adminPlatformIds,
     users,
     sessions,
-    nonces: new OpenIdNonceRepository(db),
+    nonces: repos.openIdNonces,
     clock,
   });
   const chat = new ChatAccountLink({
-    link: config.discord && createChatLink({ ...config.discord, redirectUri: `${config.publicUrl}/auth/chat/callback` }),
+    // The OAuth client (arctic) is loaded only when a chat platform is configured.
+    link: config.discord
+      ? (await import('../integrations/discord-oauth')).createChatLink({ ...config.discord, redirectUri: `${config.publicUrl}/auth/chat/callback` })
+      : undefined,
     live,
     users,
   });
@@ -109,11 +111,12 @@ export function createIdentity(input: IdentityInput): Identity {
     login,
     chat,
     apiKeys,
-    keyAdmin: new KeyAdmin({ db, clock }),
+    keyAdmin: new KeyAdmin({ db, apiKeys, keys: keyRepository, clock }),
     auditLog,
     premium,
     async close() {
       clearInterval(pruning);
+      recentUsers.stop();
       await auditLog.close();
       if (auditLog.waiting > 0) logger.error({ rows: auditLog.waiting }, 'audit rows could not be written before shutdown');
     },

@@ -1,0 +1,3 @@
+export * from './cup-terms';
+export * from './prize-pool';
+export * from './refund-attempt';
