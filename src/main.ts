@@ -37,6 +37,7 @@ import { CupEntryFees } from './cups/cup-fees';
 import { assemblePublicReads, publicReadCache } from './composition/public-reads';
 import { installRoutes } from './composition/routes';
 import { assembleServers, type ServerServices } from './composition/servers';
+import type { StoreStart } from './composition/store-start';
 import { openStores } from './composition/stores';
 import { assembleTeams } from './composition/teams';
 import { assembleTournaments } from './composition/tournaments';
@@ -56,6 +57,8 @@ export interface ServerOptions {
   teamCompetitions?: TeamCompetitions;
   /** Another observer of every database statement, beside the metrics', told the request that sent it (tests). */
   onQuery?: RequestQueryObserver;
+  /** The stores' first steps, begun by the entry while this module graph loaded (src/start.ts). */
+  begun?: StoreStart;
 }
 
 export interface RunningServer {
@@ -97,7 +100,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // The request scope is kept only for an observer that reads it (src/door/request-scope.ts).
     const scopes = also ? new RequestScopes() : undefined;
     const onQuery: QueryObserver = also ? (sql, seconds, failed) => (observability.onQuery(sql, seconds, failed), also(sql, seconds, failed, scopes!.current())) : observability.onQuery;
-    const { live, db, repos, seeded } = await openStores({ config, logger, clock, parts, observeLive: observability.observeLive, onQuery });
+    const { live, db, repos, seeded } = await openStores({ config, logger, clock, parts, observeLive: observability.observeLive, onQuery, begun: options.begun });
     const presence = new Presence(live, clock);
     // Closes before the database: queued key-audit rows are written first.
     const identity = parts.own(await assembleIdentity({ config, sessionSecret, db, live, repos, presence, clock, logger }));

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, type Config } from './config/config';
 import { installLastResort } from './observability/last-resort';
+import { machineTime } from './clock/machine-time';
 
 /*
  * The process entry (`npm start`, `npm run dev`, the Dockerfile). The configuration is read before
@@ -18,8 +19,11 @@ try {
 }
 
 try {
+  // The stores' first steps (the embedded database's start) run while the server's modules load.
+  const { beginStoreStart } = await import('./composition/store-start');
+  const begun = beginStoreStart(config, machineTime.wall);
   const { startServer, EXIT_MARGIN_MS } = await import('./main');
-  const server = await startServer({ config });
+  const server = await startServer({ config, begun });
   installLastResort(process, server.logger);
   const stop = (signal: string) => {
     server.logger.info({ signal }, 'shutting down');

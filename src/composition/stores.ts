@@ -5,6 +5,7 @@ import type { LiveStore } from '../live/live-store';
 import { openLiveStore } from '../live/open-live-store';
 import type { QueryObserver } from '../observability/query-timing-logger';
 import type { Parts } from './parts';
+import { beginStoreStart, type StoreStart } from './store-start';
 import { createRepositories, type Repositories } from './repositories';
 
 export interface Stores {
@@ -23,21 +24,32 @@ export async function openStores(input: {
   parts: Parts;
   observeLive: (live: LiveStore) => LiveStore;
   onQuery: QueryObserver;
+  /** The stores' first steps, begun by the entry while the modules loaded (begun here otherwise). */
+  begun?: StoreStart;
 }): Promise<Stores> {
   const { config, logger, parts } = input;
-  const live = parts.own(input.observeLive(await openLiveStore({
-    redisUrl: config.redisUrl,
-    redisPrefix: config.redisPrefix,
-    dataDir: config.dataDir,
-    commandTimeoutMs: config.redisTimeoutMs,
-    onError: (error) => logger.error({ err: error }, 'live store error'),
-  })));
+  const begun = input.begun ?? beginStoreStart(config, input.clock);
   const dbStarted = performance.now();
-  const db = parts.own(await openDatabase({
-    databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, timeoutMs: config.databaseTimeoutMs, onQuery: input.onQuery,
-    // A newcomer's embedded database comes seeded (its times moved to now) when the seed is wanted.
-    template: config.seedDemoData ? 'demo' : 'migrated', clock: input.clock,
-  }));
+  let live: LiveStore;
+  let db: Database;
+  try {
+    live = parts.own(input.observeLive(await openLiveStore({
+      redisUrl: config.redisUrl,
+      redisPrefix: config.redisPrefix,
+      dataDir: config.dataDir,
+      commandTimeoutMs: config.redisTimeoutMs,
+      onError: (error) => logger.error({ err: error }, 'live store error'),
+      lock: begun.lock,
+    })));
+    db = parts.own(await openDatabase({
+      databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, timeoutMs: config.databaseTimeoutMs, onQuery: input.onQuery,
+      embedded: await begun.embedded,
+    }));
+  } catch (error) {
+    // What the parts own they close; the rest of what was begun is undone here.
+    await begun.abandon();
+    throw error;
+  }
   const dbOpened = performance.now();
   await db.migrate();
   const migrated = performance.now();

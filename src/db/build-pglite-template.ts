@@ -5,7 +5,8 @@
  * a migration or seed changed since, would otherwise cost a first start initdb's and the seed's
  * seconds. A failure only costs start-up time.
  */
-import { buildTemplates, templatesBuilt } from './pglite-template';
+import { buildTemplates } from './pglite-template-build';
+import { templatesBuilt } from './pglite-template';
 
 const ifMissing = process.argv.includes('--if-missing');
 if (ifMissing && templatesBuilt()) {

@@ -68,7 +68,7 @@ export async function startEmbeddedPostgres(options: {
   if (pgliteDir && isEmptyOrMissing(pgliteDir) && startFrom !== 'none') {
     rmSync(pgliteDir, { recursive: true, force: true });
     await mkdir(dirname(pgliteDir), { recursive: true });
-    copyTemplate(startFrom === 'demo' ? ['demo', 'migrated'] : ['migrated'], pgliteDir);
+    await copyTemplate(startFrom === 'demo' ? ['demo', 'migrated'] : ['migrated'], pgliteDir);
   }
   if (pgliteDir) await mkdir(pgliteDir, { recursive: true });
   const copied = performance.now();

@@ -4,6 +4,7 @@ import { DefaultLogger, MikroORM, type EntityManager } from '@mikro-orm/postgres
 import { QueryTimingLogger, type QueryObserver } from '../observability/query-timing-logger';
 import type { Logger } from 'pino';
 import { startEmbeddedPostgres, type EmbeddedPostgres, type StartFrom } from './embedded-postgres';
+import { DEFAULT_POOL_SIZE, embeddedConnectionsFor } from './pool-size';
 import { entities } from './entities';
 import { migrations } from './migrations';
 
@@ -50,6 +51,8 @@ export interface OpenDatabaseOptions {
   template?: StartFrom;
   /** Embedded only: the present, for the demo template's times (default Date.now). */
   clock?: () => number;
+  /** Embedded only: the embedded server, started already (see StoreStart); closing the database closes it. */
+  embedded?: EmbeddedPostgres;
   /**
    * Bound on getting a connection, on one statement and on a transaction's idle gaps, and half
    * the deadline of one transaction (default 3000 ms for a server, 30 s for embedded PGlite): a database that stops answering fails requests (503) in this time instead
@@ -70,12 +73,12 @@ export function databaseTimeoutMs(options: Pick<OpenDatabaseOptions, 'timeoutMs'
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
-  const poolSize = options.poolSize ?? 10;
+  const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
   const timeoutMs = databaseTimeoutMs(options);
-  // Headroom over the pool: sockets the pool has dropped may still count while they close.
   const embedded = options.databaseUrl
     ? undefined
-    : await startEmbeddedPostgres({ dataDir: options.dataDir, maxConnections: poolSize * 2, startFrom: options.template, clock: options.clock });
+    : (options.embedded ??
+      (await startEmbeddedPostgres({ dataDir: options.dataDir, maxConnections: embeddedConnectionsFor(poolSize), startFrom: options.template, clock: options.clock })));
   const url = options.databaseUrl ?? embedded!.url;
   const breaker = timeoutMs > 0 ? new DatabaseBreaker(2 * timeoutMs) : undefined;
   try {

@@ -1,16 +1,14 @@
-import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile, rename, rm } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pino from 'pino';
-import { openDatabase, type Database } from './orm';
-import { timeColumnsWithRows, type TimeColumns } from './shift-times';
+import type { TimeColumns } from './shift-times';
 import { sourceDigest } from './source-digest';
-import { machineTime } from '../clock/machine-time';
 
 /**
  * Packed embedded databases, built once (at `npm install` and, when missing, before `npm start`,
- * by build-pglite-template.ts) and copied for every new one. Postgres's initdb, the migrations and
+ * by build-pglite-template.ts, through pglite-template-build.ts) and copied for every new one. Postgres's initdb, the migrations and
  * the demo seed were most of a first start (initdb alone about 6 s); copying a data directory
  * that was shut down cleanly takes a few hundred ms, and opening it skips crash recovery.
  *
@@ -35,7 +33,8 @@ export interface DemoSeed {
 }
 
 const root = packageRoot(dirname(fileURLToPath(import.meta.url)));
-const cacheDir = join(root, 'node_modules', '.cache', 'league-server');
+/** Where the templates are kept (built by pglite-template-build.ts). */
+export const cacheDir = join(root, 'node_modules', '.cache', 'league-server');
 
 /** The directory holding node_modules: two levels up from src/db, three from the compiled dist/src/db. */
 function packageRoot(from: string): string {
@@ -78,28 +77,44 @@ export async function loadTemplateTarball(): Promise<Blob | undefined> {
 /**
  * Copies the first template of `kinds` that is built into `pgliteDir` (which must not exist yet);
  * returns the kind copied. Copied beside and renamed, so an interrupted copy is never taken for a
- * database. Synchronous: nothing else runs while a server starts, and it is faster than the async copy.
+ * database. On a thread of its own: the entry begins this while the server's modules load (see
+ * StoreStart); a copy on the main thread held that loading up for its whole length, and one on
+ * libuv's pool queued the loader's file reads behind a thousand copies.
  */
-export function copyTemplate(kinds: readonly TemplateKind[], pgliteDir: string): TemplateKind | undefined {
+export async function copyTemplate(kinds: readonly TemplateKind[], pgliteDir: string): Promise<TemplateKind | undefined> {
   for (const kind of kinds) {
     const path = templatePath(kind);
     if (!path || !existsSync(join(path, 'PG_VERSION'))) continue;
     const partial = `${pgliteDir}.partial`;
-    rmSync(partial, { recursive: true, force: true });
-    copyTree(path, partial);
-    renameSync(partial, pgliteDir);
+    await rm(partial, { recursive: true, force: true });
+    await onItsOwnThread(COPY_TREE, { from: path, to: partial });
+    await rename(partial, pgliteDir);
     return kind;
   }
   return undefined;
 }
 
-/** A data directory's files, copied: about twice as fast as fs.cpSync, which checks each path more. */
-function copyTree(from: string, to: string): void {
+/** A data directory's files, copied synchronously: about twice as fast as fs.cpSync, which checks each path more. */
+const COPY_TREE = `
+const { copyFileSync, mkdirSync, readdirSync } = require('node:fs');
+const { join } = require('node:path');
+const copyTree = (from, to) => {
   mkdirSync(to, { mode: 0o700 });
   for (const entry of readdirSync(from, { withFileTypes: true })) {
     if (entry.isDirectory()) copyTree(join(from, entry.name), join(to, entry.name));
     else copyFileSync(join(from, entry.name), join(to, entry.name));
   }
+};
+const { from, to } = require('node:worker_threads').workerData;
+copyTree(from, to);
+`;
+
+function onItsOwnThread(source: string, workerData: unknown): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(source, { eval: true, workerData });
+    worker.once('error', reject);
+    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`template copy exited with ${code}`))));
+  });
 }
 
 export function templatesBuilt(): boolean {
@@ -107,69 +122,4 @@ export function templatesBuilt(): boolean {
     const path = templatePath(kind);
     return path !== undefined && existsSync(join(path, 'PG_VERSION'));
   });
-}
-
-/**
- * Builds both templates: initdb and migrations, then the demo seed on a copy. `seed` is the
- * demo seed's composition (src/composition/demo-seed.ts), handed in so the database layer does
- * not import it.
- */
-export async function buildTemplates(seed: (db: Database, now: Date) => Promise<void>): Promise<string[]> {
-  const migrated = templatePath('migrated');
-  const demo = templatePath('demo');
-  if (!migrated || !demo) throw new Error('no sources to name the templates by (src/ is missing)');
-  await mkdir(cacheDir, { recursive: true });
-  const work = await mkdtemp(join(cacheDir, 'building-'));
-  try {
-    const migratedDir = await buildOne(work, 'migrated', { tarball: `${migrated}.tar.gz` }, (db) => db.migrate());
-    install(migratedDir, migrated);
-    cpSync(migrated, join(work, 'demo', 'pglite'), { recursive: true });
-    let demoSeed: DemoSeed | undefined;
-    const demoDir = await buildOne(work, 'demo', {}, async (db) => {
-      await db.migrate();
-      // Built at install, not by a running league: the machine's time, which a first start later moves to its own.
-      await seed(db, new Date(machineTime.wall()));
-      // Times the database wrote itself (column defaults) fall between the seed's `now` and
-      // here: moved by (first start - this), none of them lands in the future.
-      const seededAt = machineTime.wall();
-      demoSeed = { seededAt, columns: await timeColumnsWithRows(db) };
-    });
-    writeFileSync(join(demoDir, DEMO_SEED_FILE), JSON.stringify(demoSeed));
-    install(demoDir, demo);
-    removeStale([migrated, `${migrated}.tar.gz`, demo]);
-    return [migrated, demo];
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
-}
-
-async function buildOne(work: string, name: string, options: { tarball?: string }, fill: (db: Database) => Promise<void>): Promise<string> {
-  const dataDir = join(work, name);
-  const db = await openDatabase({ dataDir, logger: pino({ level: 'silent' }), template: 'none', poolSize: 2, timeoutMs: 0 });
-  try {
-    await fill(db);
-    await db.orm.close(true);
-    if (options.tarball) {
-      const dump = await db.embedded!.dump();
-      await writeFile(`${options.tarball}.${process.pid}.partial`, Buffer.from(await dump.arrayBuffer()));
-      renameSync(`${options.tarball}.${process.pid}.partial`, options.tarball);
-    }
-  } finally {
-    // Closing PGlite shuts Postgres down cleanly: a copy opens without crash recovery.
-    await db.close();
-  }
-  return join(dataDir, 'pglite');
-}
-
-function install(built: string, path: string): void {
-  rmSync(path, { recursive: true, force: true });
-  renameSync(built, path);
-}
-
-/** Templates of other PGlite releases or sources: each is tens of MB. */
-function removeStale(current: string[]): void {
-  for (const entry of readdirSync(cacheDir)) {
-    const path = join(cacheDir, entry);
-    if (entry.startsWith('pglite-') && !current.includes(path)) rmSync(path, { recursive: true, force: true });
-  }
 }

@@ -10,6 +10,8 @@ export interface OpenLiveStoreOptions {
   /** Redis only: how long one call may wait before it fails with LiveStoreUnavailable. */
   commandTimeoutMs?: number;
   onError?: (error: unknown) => void;
+  /** In-process only: the data dir's lock, taken already (see StoreStart); taken here otherwise. */
+  lock?: Promise<() => Promise<void>>;
 }
 
 /** The live store the configuration asks for; closing it releases what opening it took. */
@@ -19,6 +21,6 @@ export async function openLiveStore(options: OpenLiveStoreOptions): Promise<Live
     const { connectRedisLiveStore } = await import('./redis-live-store');
     return connectRedisLiveStore({ url: options.redisUrl, prefix: options.redisPrefix, commandTimeoutMs: options.commandTimeoutMs, onError: options.onError });
   }
-  const release = await acquireSingleInstanceLock(options.dataDir);
+  const release = await (options.lock ?? acquireSingleInstanceLock(options.dataDir));
   return new MemoryLiveStore({ onClose: release });
 }

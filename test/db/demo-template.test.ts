@@ -5,7 +5,8 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../src/composition/demo-seed';
 import { openDatabase, type Database } from '../../src/db/orm';
-import { buildTemplates, templatesBuilt } from '../../src/db/pglite-template';
+import { buildTemplates } from '../../src/db/pglite-template-build';
+import { templatesBuilt } from '../../src/db/pglite-template';
 import { shiftTimesSql, timeColumnsWithRows } from '../../src/db/shift-times';
 
 /**
