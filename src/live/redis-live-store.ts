@@ -148,10 +148,11 @@ export class RedisLiveStore implements LiveStore {
         reject(new LiveStoreUnavailable(`no Redis answer within ${this.#commandTimeoutMs} ms`));
       };
       timer = setTimeout(() => {
-        // The answer may be waiting in the socket: the poll phase after these timers reads it,
-        // and setImmediate runs after that poll phase.
+        // Late: this process's own loop was blocked, so the command may have been written only
+        // as the block ended, or its answer may not have been read yet. Waiting for the next
+        // poll phase alone lost that race on a busy machine; Redis gets one full bound from now.
         stalled = firedLate(startedAt, this.#commandTimeoutMs);
-        if (stalled) setImmediate(expire);
+        if (stalled) timer = setTimeout(expire, this.#commandTimeoutMs);
         else expire();
       }, this.#commandTimeoutMs);
     });
