@@ -161,8 +161,15 @@ export function reportedElsewhere(answer: unknown): { answer: unknown; [REPORTED
  * as a request of the socket door. `route`: the event's name, or UNMATCHED_ROUTE for one no handler
  * knows (label sets stay bounded).
  */
-export function reportSocketEvent(answers: Pick<FeedAnswers, 'observers' | 'logger'>, route: string, status: number, started: number, requestId = requestIdOf(undefined)): void {
-  const record = { door: 'socket' as const, method: 'EMIT', route, status, durationMs: performance.now() - started, requestId };
+export function reportSocketEvent(
+  answers: Pick<FeedAnswers, 'observers' | 'logger'>,
+  route: string,
+  status: number,
+  started: number,
+  requestId = requestIdOf(undefined),
+  method: 'EMIT' | 'CONNECT' = 'EMIT',
+): void {
+  const record = { door: 'socket' as const, method, route, status, durationMs: performance.now() - started, requestId };
   notifyObservers(answers.observers, record, answers.logger);
 }
 

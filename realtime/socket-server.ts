@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { Server, type Socket } from 'socket.io';
-import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from '../schema/realtime';
+import type { ClientToServerEvents, HandshakeRefusal, InterServerEvents, ServerToClientEvents, SocketData } from '../schema/realtime';
 import type { LobbyBroadcast } from '../src/engine/lobby-broadcast';
 import { bindLobbyCommands, handleLobbyEvents } from './lobby-socket-handlers';
 import { guardSocketEvents } from './socket-event-guard';
@@ -17,6 +17,10 @@ import type { UwsApp } from '../host/uws-host';
 import type { ExchangeDeps } from '../src/door/exchange';
 
 export type LeagueIo = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+type HandshakeNext = (error?: Error & { data?: HandshakeRefusal }) => void;
+/** A refusal's status as the handshake middlewares write it (`connect_error`'s `data`). */
+const handshakeStatusOf = (error: Error & { data?: HandshakeRefusal }): number => error.data?.status ?? 500;
+
 export type LeagueSocket = Parameters<Parameters<LeagueIo['on']>[1]>[0];
 
 export interface SocketServerOptions {
@@ -112,11 +116,19 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
       answers = { errorStatus: services.errorStatus, logger: options.logger, observers: services.exchange.observers };
       const readCredentials = credentialReader(options.publicUrl);
       bindLobbyCommands(services.exchange.bindings);
-      io.use(authenticateHandshake(services.resolveCredential, readCredentials, options.logger, services.errorStatus));
-      // Last: a handshake the credential check refused takes no place in its address's count.
-      if (options.limits) io.use(limitSocketsPerAddress(options.limits));
       // An event refused before any handler gets its access line and metrics as any other.
       const refused = (route: string, status: number, started: number) => reportSocketEvent(answers!, route, status, started);
+      // So does a refused handshake (`CONNECT handshake` with the refusal's status).
+      const reporting = <S,>(middleware: (socket: S, next: HandshakeNext) => unknown) => (socket: S, next: HandshakeNext) => {
+        const started = performance.now();
+        return middleware(socket, (error) => {
+          if (error) reportSocketEvent(answers!, 'handshake', handshakeStatusOf(error), started, undefined, 'CONNECT');
+          next(error);
+        });
+      };
+      io.use(reporting(authenticateHandshake(services.resolveCredential, readCredentials, options.logger, services.errorStatus)));
+      // Last: a handshake the credential check refused takes no place in its address's count.
+      if (options.limits) io.use(reporting(limitSocketsPerAddress(options.limits)));
       io.on('connection', (socket) => {
         (io.of('/').adapter as unknown as RecoveringAdapter).resume(socket as never);
         guardSocketEvents(

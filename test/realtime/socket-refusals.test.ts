@@ -54,3 +54,16 @@ it('refuses a handshake over a key rate limit with 429 and a store that cannot a
   expect(await refusalOf('limited')).toEqual({ status: 429, error: 'API key rate limit exceeded', retry_after: 7 });
   expect(await refusalOf('unavailable')).toEqual({ status: 503, error: 'store unavailable', retry_after: 1 });
 });
+
+it('writes an access line for each refused handshake, with the status the client was refused with', async () => {
+  const refusalOf = (token: string) => connect(layer.url, { token }).then(() => null, (error: { data?: { status: number } }) => error.data?.status);
+  const handshakeLines = () => records.filter((r) => r.door === 'socket' && r.route === 'handshake').map((r) => ({ method: r.method, status: r.status }));
+  const before = handshakeLines().length;
+  expect(await refusalOf('limited')).toBe(429);
+  expect(await refusalOf('unavailable')).toBe(503);
+  await connect(layer.url);
+  expect(handshakeLines().slice(before)).toEqual([
+    { method: 'CONNECT', status: 429 },
+    { method: 'CONNECT', status: 503 },
+  ]);
+});
