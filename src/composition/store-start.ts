@@ -7,8 +7,8 @@ import { acquireSingleInstanceLock } from '../live/single-instance-lock';
  * The stores' first steps, which need none of the server's code: the in-process live store's lock
  * on the data dir, then the embedded database's start (a template copied, PGlite booted). On a
  * newcomer's first start they took about 0.8 s after the 0.9 s of loading the server's modules;
- * begun by the entry (src/start.ts) before that loading, they run beside it (the copy on libuv's
- * threads, PGlite's boot between module reads). Imports only what those steps need, so that
+ * begun by the entry (src/start.ts) before that loading, they run beside it (the copy on a worker
+ * thread, PGlite's boot between module reads). Imports only what those steps need, so that
  * beginning them costs no module loading of its own.
  */
 export interface StoreStart {
