@@ -53,6 +53,18 @@ export function defineRoute<
   return route;
 }
 
+/**
+ * How a tag's routes are reached, spread into each route: by anyone, with a session, or as an
+ * admin (an admin's session or an admin key, and the admin role).
+ */
+export function tagAccess(tag: string) {
+  return {
+    anyone: { tag, auth: [] as Credential[] },
+    session: { tag, auth: ['session'] as Credential[] },
+    admin: { tag, auth: ['session', 'admin'] as Credential[], role: 'admin' as const },
+  };
+}
+
 export type ParamsOf<R> = R extends RouteContract<infer P, any, any> ? (P extends AnySchema ? v.InferOutput<P> : Record<string, never>) : never;
 export type QueryOf<R> = R extends RouteContract<any, infer Q, any> ? (Q extends AnySchema ? v.InferOutput<Q> : Record<string, never>) : never;
 export type BodyOf<R> = R extends RouteContract<any, any, infer B> ? (B extends AnySchema ? v.InferOutput<B> : Record<string, never>) : never;

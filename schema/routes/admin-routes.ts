@@ -6,11 +6,11 @@ import {
 import { LobbyDetail } from '../lobby';
 import { LobbyCodeParams } from '../lobby-bodies';
 import { ChangelogEntry } from '../public';
-import { defineRoute, type Credential } from '../route-contract';
+import { defineRoute, tagAccess } from '../route-contract';
 
 const tag = 'Admin';
 /** Every admin route: an admin's session or an admin key (none: 401; a non-admin: 403). */
-const admin = { tag, auth: ['session', 'admin'] as Credential[], role: 'admin' as const };
+const { admin } = tagAccess(tag);
 
 export const adminRoutes = {
   createBan: defineRoute({

@@ -1,10 +1,10 @@
 import { ApprovalListQuery, ApprovalPage, ApprovalView, ApproveBody, DenyBody, MyApprovalsQuery } from '../approvals';
 import { IdParams } from '../admin';
-import { defineRoute, type Credential } from '../route-contract';
+import { defineRoute, tagAccess } from '../route-contract';
 
 const tag = 'Approvals';
 /** An admin's session or an admin key (none: 401; a non-admin: 403). */
-const admin = { tag, auth: ['session', 'admin'] as Credential[], role: 'admin' as const };
+const { admin } = tagAccess(tag);
 
 export const approvalsRoutes = {
   list: defineRoute({

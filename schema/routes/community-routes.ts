@@ -26,12 +26,10 @@ import {
 } from '../community';
 import { ApprovalPending } from '../approvals';
 import { UserIdParams } from '../identity';
-import type { Credential } from '../route-contract';
-import { defineRoute } from '../route-contract';
+import { defineRoute, tagAccess } from '../route-contract';
 
 const tag = 'Community';
-const session = { tag, auth: ['session'] as Credential[] };
-const admin = { tag, auth: ['session', 'admin'] as Credential[], role: 'admin' as const };
+const { admin, session } = tagAccess(tag);
 const QUEUE_NOTE =
   ' While COMMUNITY_QUEUE_FIRST_POSTS is above 0, a user\'s first posts wait for an admin instead: the answer is 202 {approval_id} and the post shows once the approval (kind forum_post) is approved.';
 const QUEUED = { status: 202, schema: ApprovalPending, description: 'The post waits in the first-post queue as an approval of kind forum_post' };

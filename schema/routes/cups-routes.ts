@@ -1,12 +1,10 @@
 import * as v from 'valibot';
-import { defineRoute, type Credential } from '../route-contract';
+import { defineRoute, tagAccess } from '../route-contract';
 import { CupCaptureBody, CupIdParams, CupListQuery, CupPage, CupPayoutParams, CupRefundView, CupView, PayoutPaidBody, PayoutView } from '../cups';
 import { TournamentEntryView } from '../tournaments';
 
 const tag = 'Cups';
-const admin = { tag, auth: ['session', 'admin'] as Credential[], role: 'admin' as const };
-const session = { tag, auth: ['session'] as Credential[] };
-const anyone = { tag, auth: [] as Credential[] };
+const { admin, anyone, session } = tagAccess(tag);
 
 /** Cups: tournaments with an entry fee (created, entered and cancelled through the Tournaments routes). */
 export const cupsRoutes = {

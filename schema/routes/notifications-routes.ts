@@ -1,11 +1,11 @@
 import {
   DeliveryListQuery, DeliveryPage, WebhookCreateBody, WebhookIdParams, WebhookListQuery, WebhookPage, WebhookPatchBody, WebhookView,
 } from '../notifications';
-import { defineRoute, type Credential } from '../route-contract';
+import { defineRoute, tagAccess } from '../route-contract';
 
 const tag = 'Notifications';
 /** Admin routes: an admin's session or an admin key (none: 401; a non-admin: 403). */
-const admin = { tag, auth: ['session', 'admin'] as Credential[], role: 'admin' as const };
+const { admin } = tagAccess(tag);
 const SECRET =
   'The URL is a secret (whoever holds it can post to the channel): it is stored encrypted and no read, error, log or audit row shows more than its host and last 4 characters.';
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { defineRoute, type Credential } from '../route-contract';
+import { defineRoute, tagAccess } from '../route-contract';
 import { CupEntryOrder } from '../cups';
 import {
   AdminResultBody, BracketView, DisputeBody, OkView, ReportBody, StandingView, TeamIdBody, TournamentCreateBody, TournamentEntryView,
@@ -8,9 +8,7 @@ import {
 } from '../tournaments';
 
 const tag = 'Tournaments';
-const admin = { tag, auth: ['session', 'admin'] as Credential[], role: 'admin' as const };
-const session = { tag, auth: ['session'] as Credential[] };
-const anyone = { tag, auth: [] as Credential[] };
+const { admin, anyone, session } = tagAccess(tag);
 
 export const tournamentsRoutes = {
   create: defineRoute({
