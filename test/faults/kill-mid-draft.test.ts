@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +10,7 @@ import { startFakeSteamOpenId, type FakeSteamOpenId } from '../fakes/fake-steam-
 import { loginAs } from '../support/login';
 import { startOwnRedis, type OwnRedis } from '../support/own-redis';
 import { poll } from '../support/poll';
-import { freePort, startServerProcess, type SpawnedServer } from '../support/spawn-server';
+import { startServerProcess, type SpawnedServer } from '../support/spawn-server';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { timed } from '../support/timing';
 
@@ -62,8 +61,7 @@ const lobbyOn = async (url: string, code: string): Promise<LobbyDetail> => {
 };
 
 /** src/main.ts's startServer, as src/start.ts runs it, with the league clock CLOCK_SKIP_MS ahead. */
-async function startRestartedServer(env: Record<string, string>): Promise<SpawnedServer> {
-  const port = await freePort();
+function startRestartedServer(env: Record<string, string>): Promise<SpawnedServer> {
   const config = pathToFileURL(resolve('src/config/config.ts')).href;
   const main = pathToFileURL(resolve('src/main.ts')).href;
   const entry = [
@@ -72,36 +70,7 @@ async function startRestartedServer(env: Record<string, string>): Promise<Spawne
     `const skip = Number(process.env.CLOCK_SKIP_MS);`,
     `await startServer({ config: loadConfig(process.env), clock: () => Date.now() + skip });`,
   ].join('\n');
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', entry], {
-    cwd: process.cwd(),
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', HOST: '127.0.0.1', ...env, PORT: String(port), CLOCK_SKIP_MS: String(CLOCK_SKIP_MS) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  let dead = false;
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => ((dead = true), done(code))));
-  const url = `http://127.0.0.1:${port}`;
-  const state = await poll(
-    async () => (dead ? 'exited' : (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) ? 'healthy' : 'starting'),
-    (now) => now !== 'starting',
-    { withinMs: 45_000, everyMs: 100, what: 'the restarted server process healthy' },
-  ).catch(() => {
-    child.kill('SIGKILL');
-    throw new Error(`the restarted server did not become healthy:\n${out}`);
-  });
-  if (state === 'exited') throw new Error(`the restarted server exited during start-up:\n${out}`);
-  return {
-    url,
-    child,
-    exited,
-    output: () => out,
-    async stop(signal = 'SIGTERM') {
-      if (!dead) child.kill(signal);
-      return exited;
-    },
-  };
+  return startServerProcess({ ...env, CLOCK_SKIP_MS: String(CLOCK_SKIP_MS) }, 45_000, ['--import', 'tsx', '--input-type=module', '-e', entry]);
 }
 
 /** A member's map votes: the last one acknowledged, and those sent after it whose answer never came (or was not 200). */

@@ -22,9 +22,15 @@ export interface SpawnedServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** `npx tsx src/start.ts` (the process entry) as its own process (uWS allows one socket.io server per process). */
-export function spawnServerProcess(env: Record<string, string>): { child: ChildProcess; output(): string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/start.ts'], {
+/** Node's arguments for the process entry, `src/start.ts`, through tsx. */
+const START_ENTRY = ['--import', 'tsx', 'src/start.ts'];
+
+/**
+ * `npx tsx src/start.ts` (the process entry) as its own process (uWS allows one socket.io server per
+ * process); `nodeArgs` another entry (a test's own start of src/main.ts).
+ */
+export function spawnServerProcess(env: Record<string, string>, nodeArgs = START_ENTRY): { child: ChildProcess; output(): string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: process.cwd(),
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -37,9 +43,9 @@ export function spawnServerProcess(env: Record<string, string>): { child: ChildP
 }
 
 /** Starts a server process on a free port and waits until /healthz answers (or the process dies). */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<SpawnedServer> {
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000, nodeArgs = START_ENTRY): Promise<SpawnedServer> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const spawned = spawnServerProcess({ HOST: '127.0.0.1', ...env, PORT: String(port) });
+  const spawned = spawnServerProcess({ HOST: '127.0.0.1', ...env, PORT: String(port) }, nodeArgs);
   const url = `http://127.0.0.1:${port}`;
   let dead = false;
   spawned.exited.then(() => (dead = true));
