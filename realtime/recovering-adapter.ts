@@ -104,7 +104,10 @@ export class RecoveringAdapter extends Adapter {
   broadcastJson(room: Room, event: string, json: string): void {
     const publish = this.recovery.publish;
     if (!publish) throw new Error('broadcastJson needs the uWS publish function');
-    const id = this.mayBeReplayed(room) ? this.keep({ data: { event, json }, rooms: new Set([room]), except: new Set() }) : this.skip();
+    // Nobody here can get it now or ask for it later (a lobby no socket of this instance watches,
+    // whose every update still reaches here through the feed): nothing to publish or keep.
+    if (!this.mayBeReplayed(room)) return;
+    const id = this.keep({ data: { event, json }, rooms: new Set([room]), except: new Set() });
     // A socket.io EVENT packet of the default namespace: 2[<event>,<payload>,<offset>].
     const encoded = `2[${JSON.stringify(event)},${json},${JSON.stringify(id)}]`;
     publish(`${this.nsp.name}${TOPIC_SEPARATOR}${room}`, `4${encoded}`);
@@ -178,11 +181,6 @@ export class RecoveringAdapter extends Adapter {
    */
   private mayBeReplayed(room: Room): boolean {
     return (this.rooms.get(room)?.size ?? 0) > 0 || this.sessions.size > 0 || this.resuming.size > 0;
-  }
-
-  /** The next offset for a packet nobody can ask for again (see mayBeReplayed): counted, not kept. */
-  private skip(): string {
-    return (this.offsetCounter++).toString(36);
   }
 
   /** Stores a broadcast under the next offset, which it answers (the id the client hands back). */

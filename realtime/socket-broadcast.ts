@@ -40,23 +40,17 @@ export function socketBroadcast(io: Pick<Server<never, ServerToClientEvents>, 'l
   const burst = new BurstDelivery<() => void>((sends) => {
     for (const send of sends) send();
   }, burstMs);
-  const eventJson = (code: string, event: 'lobby:update' | 'lobby:chat', json: string) =>
+  const eventJson = (code: string, event: 'lobby:update' | 'lobby:chat', json: string, version: number) =>
     burst.push(() => {
       if (event === 'lobby:chat') return adapter.broadcastJson(lobbyRoom(code), event, json);
-      fanout.update(code, versionOf(json), json);
+      fanout.update(code, version, json);
     });
   return {
     fanout,
-    lobbyUpdated: (code, version, lobby) => eventJson(code, 'lobby:update', JSON.stringify({ code, version, lobby })),
-    lobbyChat: (code, message) => eventJson(code, 'lobby:chat', JSON.stringify({ code, message })),
+    lobbyUpdated: (code, version, lobby) => eventJson(code, 'lobby:update', JSON.stringify({ code, version, lobby }), version),
+    lobbyChat: (code, message) => eventJson(code, 'lobby:chat', JSON.stringify({ code, message }), 0),
     lobbiesChanged: (lobbies) => burst.push(() => void io.local.to(LOBBIES_ROOM).emit('lobbies:update', { lobbies })),
     lobbyEventJson: eventJson,
     flush: () => burst.flush(),
   };
-}
-
-/** The version of a `lobby:update` payload: read off its start ({"code":"..","version":N) without parsing 4 KB, or parsed. */
-function versionOf(json: string): number {
-  const head = /^\{"code":"[A-Za-z0-9]*","version":(\d+)[,}]/.exec(json);
-  return head ? Number(head[1]) : (JSON.parse(json) as { version: number }).version;
 }

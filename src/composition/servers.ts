@@ -83,10 +83,9 @@ export async function assembleServers(deps: ServerServicesDeps): Promise<ServerS
   const plugins = new PluginService({ repo, logs, lobbies: deps.lobbies, regionCapacity: deps.config.servers.regionCapacity, clock, wake });
   // Every instance sees every lobby update; the log row's insert makes one of them configure.
   const stopFeed = await startLobbyFeed(live, {
+    phases: LobbyServerService.SETUP_PHASES,
     lobbyUpdated: (_code, _version, lobby) =>
       void lobbyServer.lobbyUpdated(lobby).catch((error) => logger.error({ err: error, lobby: lobby.code }, 'setting up the game server failed')),
-    lobbyChat: () => undefined,
-    lobbiesChanged: () => undefined,
   });
   // A wake-up lost with an in-process store (or a crash between steps) is found again here.
   for (const record of await repo.unfinished()) await wake(record.id, clock());

@@ -1,5 +1,5 @@
 import type { LobbyChatMessage, LobbyDetail, LobbySummary } from '../../schema/lobby';
-import { lobbyDetail, type LobbyState } from '../domain/lobby';
+import { lobbyDetail, type LobbyPhase, type LobbyState } from '../domain/lobby';
 import type { LiveStore, Publication, Unsubscribe } from '../live/live-store';
 
 /**
@@ -15,10 +15,23 @@ export interface LobbyBroadcast {
   lobbiesChanged(lobbies: LobbySummary[]): void;
   /**
    * Optional: the `lobby:update` or `lobby:chat` payload as the JSON text the feed carries, for a
-   * transport that can send it without parsing it first. Without it the feed parses and calls the
-   * methods above.
+   * transport that can send it without parsing it first (`version`: an update's, else 0). Without
+   * it the feed parses and calls the methods above.
    */
-  lobbyEventJson?(code: string, event: 'lobby:update' | 'lobby:chat', json: string): void;
+  lobbyEventJson?(code: string, event: 'lobby:update' | 'lobby:chat', json: string, version: number): void;
+}
+
+/**
+ * What a consumer of the feed that is not a transport takes of it (the game servers' setup): only
+ * the kinds it names, and updates only of lobbies in `phases` when given. Nothing else is parsed:
+ * every instance receives every update of every lobby, 4 KB of JSON each.
+ */
+export interface LobbyFeedListener {
+  lobbyUpdated?(code: string, version: number, lobby: LobbyDetail): void;
+  phases?: readonly LobbyPhase[];
+  lobbyChat?(code: string, message: LobbyChatMessage): void;
+  lobbiesChanged?(lobbies: LobbySummary[]): void;
+  lobbyEventJson?(code: string, event: 'lobby:update' | 'lobby:chat', json: string, version: number): void;
 }
 
 export const SILENT_BROADCAST: LobbyBroadcast = {
@@ -32,7 +45,8 @@ export const LOBBY_FEED_CHANNEL = 'lobby-feed';
 
 /*
  * A feed message is one letter saying what it is, then for lobby events the lobby code and a
- * newline (so a receiver can route it without parsing), then the JSON of the event's payload.
+ * newline, for an update also its version and phase each followed by a newline (so a receiver
+ * routes and filters it without parsing), then the JSON of the event's payload.
  */
 const UPDATE = 'u';
 const CHAT = 'c';
@@ -42,7 +56,8 @@ const LIST = 'l';
 export function lobbyUpdates(states: readonly LobbyState[], now: number): Publication | undefined {
   if (states.length === 0) return undefined;
   const messages = states.map(
-    (state) => `${UPDATE}${state.code}\n${JSON.stringify({ code: state.code, version: state.version, lobby: lobbyDetail(state, now) })}`,
+    (state) =>
+      `${UPDATE}${state.code}\n${state.version}\n${state.phase}\n${JSON.stringify({ code: state.code, version: state.version, lobby: lobbyDetail(state, now) })}`,
   );
   return { channel: LOBBY_FEED_CHANNEL, messages };
 }
@@ -60,22 +75,29 @@ export function publishLobbies(live: LiveStore, lobbies: LobbySummary[]): Promis
  * This instance's delivery of the lobby feed to its own watchers. Resolves once subscribed: from
  * then on nothing published is missed.
  */
-export function startLobbyFeed(live: LiveStore, broadcast: LobbyBroadcast): Promise<Unsubscribe> {
+export function startLobbyFeed(live: LiveStore, listener: LobbyFeedListener): Promise<Unsubscribe> {
   return live.subscribe(LOBBY_FEED_CHANNEL, (message) => {
     switch (message[0]) {
-      case UPDATE:
+      case UPDATE: {
+        const codeEnd = message.indexOf('\n');
+        const versionEnd = message.indexOf('\n', codeEnd + 1);
+        const phaseEnd = message.indexOf('\n', versionEnd + 1);
+        const code = message.slice(1, codeEnd);
+        const version = Number(message.slice(codeEnd + 1, versionEnd));
+        if (listener.lobbyEventJson) return listener.lobbyEventJson(code, 'lobby:update', message.slice(phaseEnd + 1), version);
+        if (!listener.lobbyUpdated) return;
+        if (listener.phases && !listener.phases.includes(message.slice(versionEnd + 1, phaseEnd) as LobbyPhase)) return;
+        return listener.lobbyUpdated(code, version, (JSON.parse(message.slice(phaseEnd + 1)) as { lobby: LobbyDetail }).lobby);
+      }
       case CHAT: {
         const newline = message.indexOf('\n');
-        const json = message.slice(newline + 1);
-        if (broadcast.lobbyEventJson) {
-          return broadcast.lobbyEventJson(message.slice(1, newline), message[0] === UPDATE ? 'lobby:update' : 'lobby:chat', json);
-        }
-        const payload = JSON.parse(json);
-        if (message[0] === UPDATE) return broadcast.lobbyUpdated(payload.code, payload.version, payload.lobby);
-        return broadcast.lobbyChat(payload.code, payload.message);
+        const code = message.slice(1, newline);
+        if (listener.lobbyEventJson) return listener.lobbyEventJson(code, 'lobby:chat', message.slice(newline + 1), 0);
+        if (listener.lobbyChat) return listener.lobbyChat(code, (JSON.parse(message.slice(newline + 1)) as { message: LobbyChatMessage }).message);
+        return;
       }
       case LIST:
-        return broadcast.lobbiesChanged(JSON.parse(message.slice(1)).lobbies);
+        return listener.lobbiesChanged?.((JSON.parse(message.slice(1)) as { lobbies: LobbySummary[] }).lobbies);
       // Anything else (a test's marker) is not for watchers.
     }
   });

@@ -1,6 +1,5 @@
 import * as v from 'valibot';
 import { isClosed, LobbyState, openMembers } from '../domain/lobby';
-import { sameState } from '../domain/lobby/lobby-rules';
 import type { CasWrite, LiveStore, VersionedDoc } from '../live/live-store';
 import type { WrittenKey } from './durable-change';
 import type { EngineLogger, LobbyRecords } from './engine-ports';
@@ -81,9 +80,14 @@ export function lobbyWrite(state: LobbyState, expectedVersion: number, base?: Lo
   return { key: lobbyKey(state.code), expectedVersion, value: state, parts, ...(isClosed(state.phase) ? { ttlMs: CLOSED_LOBBY_TTL_MS } : {}) };
 }
 
+/**
+ * The parts of `state` that are not `base`'s own objects. The rules' states share every part they
+ * left equal with the state before (see applyLobbyCommand), so identity finds the changed ones
+ * without walking them; a part changed and changed back within a batch is written again, harmlessly.
+ */
 function changedParts(base: LobbyState, state: LobbyState): string[] {
   const names = new Set([...Object.keys(base), ...Object.keys(state)]) as Set<keyof LobbyState>;
-  return [...names].filter((name) => !sameState(base[name], state[name]));
+  return [...names].filter((name) => base[name] !== state[name]);
 }
 
 /**
@@ -208,17 +212,19 @@ export class LobbyDocuments {
     this.#timer = null;
     const due = [...this.#later.values()];
     this.#later.clear();
-    // One statement for all of them: a flush of many lobbies at once was a burst of queries
-    // that held the event loop for milliseconds every WRITE_BEHIND_MS.
-    this.#flushing = this.#flushing.then(() =>
-      due.length === 0
-        ? undefined
-        : this.#write(due).catch((error: unknown) => {
-            // Nothing written is given up: the states wait for the next try.
-            this.logger.error({ err: error, codes: due.map((state) => state.code) }, 'saving lobby records failed; retrying');
-            this.#retryLater(due);
-          }),
-    );
+    // A statement per FLUSH_CHUNK lobbies, one after another: a statement per lobby was a burst
+    // of queries, and one statement for all of them (serialising 4 KB a lobby) held the event loop
+    // for milliseconds every WRITE_BEHIND_MS; each chunk's round trip lets commands run between.
+    this.#flushing = this.#flushing.then(async () => {
+      for (let at = 0; at < due.length; at += FLUSH_CHUNK) {
+        const chunk = due.slice(at, at + FLUSH_CHUNK);
+        await this.#write(chunk).catch((error: unknown) => {
+          // Nothing written is given up: the states wait for the next try.
+          this.logger.error({ err: error, codes: chunk.map((state) => state.code) }, 'saving lobby records failed; retrying');
+          this.#retryLater(chunk);
+        });
+      }
+    });
     return this.#flushing;
   }
 }
@@ -227,5 +233,7 @@ export class LobbyDocuments {
 export const DEFAULT_DURABLE_LEASE_MS = 10_000;
 /** How long a write-behind save may wait (see LobbyDocuments.saveSoon). */
 export const WRITE_BEHIND_MS = 250;
+/** The most lobbies one write-behind statement saves (see flush). */
+const FLUSH_CHUNK = 8;
 /** How long a failed lobby record write waits before it is tried again. */
 const RETRY_MS = 1_000;

@@ -1,4 +1,5 @@
 import type { LobbyDetail } from '../../schema/lobby';
+import type { LobbyPhase } from '../domain/lobby';
 import { conflict, forbidden, notFound, upstreamTimeout } from '../domain/domain-error';
 import { chosenMap, LOG_UPLOAD_TIMEOUT_MS, logStatusAt, setupCommands, type LogStatus } from '../domain/servers/match-setup';
 import type { GameServerLink } from './game-server-link';
@@ -28,6 +29,9 @@ export const LOG_TIMEOUT_QUEUE = 'servers:log-timeout';
 
 /** The lobby routes that need the lobby's reserved game server: RCON, health, match log. */
 export class LobbyServerService {
+  /** The phases whose lobby updates may configure a game server: the feed hands it no others. */
+  static readonly SETUP_PHASES: readonly LobbyPhase[] = ['live'];
+
   constructor(private readonly deps: LobbyServerDeps) {}
 
   async rconExec(actor: Actor, code: string, command: string): Promise<{ output: string }> {
@@ -94,7 +98,7 @@ export class LobbyServerService {
    * live, the one instance that opens its log row configures the server.
    */
   async lobbyUpdated(lobby: LobbyDetail): Promise<void> {
-    if (lobby.phase !== 'live' || !lobby.reservation_id) return;
+    if (!LobbyServerService.SETUP_PHASES.includes(lobby.phase) || !lobby.reservation_id) return;
     if (!(await this.deps.logs.openOnce(lobby.code, lobby.reservation_id, this.deps.clock()))) return;
     const reservation = await this.deps.repo.byId(lobby.reservation_id);
     if (!reservation || reservation.status !== 'active') return;

@@ -53,6 +53,13 @@ describe('LobbyRecordRepository', () => {
     expect(await lobbies.load('NEWER')).toMatchObject({ version: 5, phase: 'live' });
   });
 
+  it('stores a snapshot holding quotes, backslashes, question marks and text beyond ASCII exactly as given', async () => {
+    const awkward = { ...doc('QUOTE', 1), snapshot: { code: 'QUOTE', name: `O'Brien's "lobby" \\ C:\\maps ? $1 ?? 🎮 żółw \u2028`, nested: { 'k\'ey': ['\\x00', "it's"] } } };
+    expect(await lobbies.saveMany([awkward, doc('PLAIN', 1)])).toHaveLength(2);
+    expect((await lobbies.load('QUOTE'))?.snapshot).toEqual(awkward.snapshot);
+    expect((await lobbies.load('PLAIN'))?.snapshot).toEqual(doc('PLAIN', 1).snapshot);
+  });
+
   it('saves nothing, without a query, for no lobbies', async () => {
     expect(await lobbies.saveMany([])).toEqual([]);
   });
