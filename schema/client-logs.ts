@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { IsoDateTime, PageQuery } from './common';
+import { IsoDateTime } from './common';
+import { PageQuery } from './paging';
 
 export const CLIENT_LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export const CLIENT_LOG_SOURCES = ['web', 'plugin', 'bot'] as const;

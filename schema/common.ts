@@ -28,23 +28,3 @@ export function clampedQueryInt(defaultValue: number, min: number, max: number) 
     String(defaultValue),
   );
 }
-
-/**
- * A query-string integer in [min, max]; absent means the default. Unlike `clampedQueryInt`, a
- * number out of range is a 400 naming the rule: the tag areas' paged lists (CONTRACT.md) say so.
- */
-export function boundedQueryInt(defaultValue: number, min: number, max: number) {
-  return v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^-?\d{1,9}$/, 'must be an integer'),
-      v.transform(Number),
-      v.minValue(min, `must be at least ${min}`),
-      v.maxValue(max, `must be at most ${max}`),
-    ),
-    String(defaultValue),
-  );
-}
-
-/** `page` (1-based, default 1) and `limit` (default 20, at most 100) of a tag area's paged list. */
-export const PageQuery = { page: boundedQueryInt(1, 1, 1_000_000), limit: boundedQueryInt(20, 1, 100) };

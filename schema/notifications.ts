@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { IntegerParam, IsoDateTime } from './common';
+import { pageOf, PageQuery } from './paging';
 
 /** Every event a webhook can subscribe to (docs/design/CONTRACT.md, "Chat-platform notifications"). */
 export const NOTIFICATION_EVENT_TYPES = [
@@ -58,27 +59,13 @@ export type WebhookView = v.InferOutput<typeof WebhookView>;
 
 export const WebhookIdParams = v.object({ id: IntegerParam });
 
-/** The tag areas' paged lists: limit 1..100 (default 20), page from 1 (default 1); out of range is 400. */
-const strictQueryInt = (fallback: number, min: number, max: number) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,9}$/, 'must be a whole number'),
-      v.transform(Number),
-      v.minValue(min, `must be at least ${min}`),
-      v.maxValue(max, `must be at most ${max}`),
-    ),
-    String(fallback),
-  );
-const pageQuery = { page: strictQueryInt(1, 1, 1_000_000), limit: strictQueryInt(20, 1, 100) };
-
-export const WebhookListQuery = v.object(pageQuery);
-export const WebhookPage = v.object({ webhooks: v.array(WebhookView), total: v.number(), page: v.number(), limit: v.number() });
+export const WebhookListQuery = v.object(PageQuery);
+export const WebhookPage = pageOf('webhooks', WebhookView);
 
 export const DeliveryListQuery = v.object({
   status: v.optional(DeliveryStatus),
   webhook_id: v.optional(v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'must be a positive integer'), v.transform(Number))),
-  ...pageQuery,
+  ...PageQuery,
 });
 
 export const DeliveryView = v.object({
@@ -98,4 +85,4 @@ export const DeliveryView = v.object({
   created_at: IsoDateTime,
 });
 export type DeliveryView = v.InferOutput<typeof DeliveryView>;
-export const DeliveryPage = v.object({ deliveries: v.array(DeliveryView), total: v.number(), page: v.number(), limit: v.number() });
+export const DeliveryPage = pageOf('deliveries', DeliveryView);

@@ -1,15 +1,16 @@
 import * as v from 'valibot';
 
 /**
- * The paged lists of the tag areas (teams, tournaments, community, approvals): `page` 1-based,
- * default 1; `limit` default 20, at most 100; a value out of range is a 400 that names the field
- * (docs/design/CONTRACT.md "Tag areas"), not clamped as the older lists do.
+ * The paged lists of the tag areas (teams, tournaments, cups, community, approvals, client logs):
+ * `page` 1-based, default 1; `limit` default 20, at most 100; a value out of range is a 400 that
+ * names the field and the rule (docs/design/CONTRACT.md "Tag areas"), not clamped as the older
+ * lists do (`clampedQueryInt` in common.ts).
  */
 function strictQueryInt(defaultValue: number, min: number, max: number) {
   return v.optional(
     v.pipe(
       v.string(),
-      v.regex(/^\d{1,9}$/, 'must be a positive integer'),
+      v.regex(/^-?\d{1,9}$/, 'must be an integer'),
       v.transform(Number),
       v.minValue(min, `must be at least ${min}`),
       v.maxValue(max, `must be at most ${max}`),

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { clampedQueryInt, IntegerParam, IsoDateTime } from './common';
+import { IntegerParam, IsoDateTime } from './common';
+import { pageOf, PageQuery } from './paging';
 import { LobbyFormat } from './lobby';
 
 export const TournamentKind = v.picklist(['single_elimination', 'double_elimination', 'round_robin', 'swiss']);
@@ -94,13 +95,9 @@ export const TournamentView = v.object({
 });
 export type TournamentView = v.InferOutput<typeof TournamentView>;
 
-export const TournamentListQuery = v.object({
-  status: v.optional(TournamentStatus),
-  page: clampedQueryInt(1, 1, 100_000),
-  limit: clampedQueryInt(20, 1, 100),
-});
+export const TournamentListQuery = v.object({ status: v.optional(TournamentStatus), ...PageQuery });
 
-export const TournamentPage = v.object({ tournaments: v.array(TournamentView), total: v.number(), page: v.number(), limit: v.number() });
+export const TournamentPage = pageOf('tournaments', TournamentView);
 
 const Side = v.object({ team_id: v.nullable(v.number()), score: v.nullable(v.number()) });
 
