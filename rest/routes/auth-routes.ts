@@ -5,15 +5,9 @@ import type { Caller } from '../../src/identity/caller';
 import { userOf } from '../../src/identity/caller';
 import type { Authenticator } from '../../src/identity/authenticator';
 import type { ChatAccountLink } from '../../src/identity/chat-account-link';
+import { loginCookies } from '../../src/identity/login-cookies';
 import type { PlatformLogin } from '../../src/identity/platform-login';
-import {
-  loginStateClearCookie,
-  loginStateSetCookie,
-  readLoginStateCookie,
-  readSessionCookie,
-  sessionClearCookie,
-  sessionSetCookie,
-} from '../../src/identity/session-cookie';
+import { loginStateClearCookie, loginStateSetCookie, sessionClearCookie, sessionSetCookie } from '../../src/identity/session-cookie';
 import type { SessionStore } from '../../src/identity/session-store';
 import { loadUserSelf } from '../../src/identity/user-views';
 import { toHttpError } from '../error-mapping';
@@ -56,10 +50,11 @@ export function authRouter(deps: AuthRouterDeps): Router {
     return redirect(res, deps.login.redirectUrl(state).href);
   });
 
-  bindRoute(router, authRoutes.platformCallback, authenticate, async ({ req, res, log }) => {
+  // The credential step hands over the browser's session and login-state cookies; the login's checks decide.
+  bindRoute(router, authRoutes.platformCallback, loginCookies, async ({ caller: cookies, req, res, log }) => {
     let outcome;
     try {
-      outcome = await deps.login.complete(queryOf(req), readSessionCookie(req.headers.cookie), readLoginStateCookie(req.headers.cookie));
+      outcome = await deps.login.complete(queryOf(req), cookies.session, cookies.loginState);
     } catch (error) {
       // A store that cannot answer now is said as it is, a 503 page the browser can retry, not hidden behind a redirect.
       const mapped = toHttpError(error);

@@ -44,14 +44,16 @@ describe('wiring in one root', () => {
     expect(offending.map((f) => f.path)).toEqual([]);
   });
 
-  /**
-   * Not yet: src/engine/lobby-engine.ts still defaults its clock to `Date.now` (`deps.clock ?? Date.now`);
-   * the engine is being edited elsewhere, and its default goes to machineTime.wall (or a required
-   * clock) there. Remove it from this list then.
-   */
   it('reads the machine time only through src/clock/: everything else gets the injected clock', () => {
     // `Date.now` called or passed as a default, and `new Date()` with no argument (the present).
     const offending = production.filter(({ path, text }) => !path.startsWith('src/clock/') && /Date\.now\b|new Date\(\s*\)/.test(withoutComments(text)));
+    expect(offending.map((f) => f.path)).toEqual([]);
+  });
+});
+
+describe('credentials', () => {
+  it('rest/ reads no cookie itself: a route takes what it needs from its credential step, which reads the presented request', () => {
+    const offending = sources('rest').filter(({ text }) => /headers\.cookie|\bread\w*Cookie\(/.test(withoutComments(text)));
     expect(offending.map((f) => f.path)).toEqual([]);
   });
 });
