@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig, type Config } from './config/config';
 import { installLastResort } from './observability/last-resort';
 import { machineTime } from './clock/machine-time';
+import { releaseStartupMemory } from './startup-memory';
 
 /*
  * The process entry (`npm start`, `npm run dev`, the Dockerfile). The configuration is read before
@@ -25,8 +26,10 @@ try {
   const { startServer, EXIT_MARGIN_MS } = await import('./main');
   const server = await startServer({ config, begun });
   installLastResort(process, server.logger);
+  const stopReleasing = releaseStartupMemory();
   const stop = (signal: string) => {
     server.logger.info({ signal }, 'shutting down');
+    stopReleasing();
     // The last resort: whatever still holds the process (a socket that never closes), it exits.
     setTimeout(() => process.exit(1), config.shutdownDrainMs + EXIT_MARGIN_MS).unref();
     server.close().then(

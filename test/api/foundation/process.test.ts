@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { poll } from '../../support/poll';
 import { spawnServerProcess, startServerProcess } from '../../support/spawn-server';
 
 const dirs: string[] = [];
@@ -40,6 +41,21 @@ describe('the server process', () => {
     expect(await server.stop('SIGTERM')).toBe(0);
     expect(server.output()).toContain('"msg":"closed"');
   });
+
+  it('gives back the young generation start-up grew once the server has idled', async () => {
+    const server = await startServerProcess({ DATA_DIR: await dataDir() }, 90_000);
+    try {
+      const newSpace = async () => {
+        const metrics = await fetch(`${server.url}/metrics`).then((r) => r.text());
+        return Number(/^nodejs_heap_space_size_total_bytes\{space="new"\} (\d+)$/m.exec(metrics)?.[1]);
+      };
+      // V8 shrinks it only once its last 5 s of allocation were quiet (src/startup-memory.ts).
+      const shrunk = await poll(newSpace, (bytes) => bytes <= 4 * 1024 * 1024, { withinMs: 30_000, everyMs: 1_000, what: 'a young generation of 4 MB or less' });
+      expect(shrunk).toBeGreaterThan(0);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 
   it('a second instance on the same data dir without Redis refuses to start', async () => {
     const dir = await dataDir();
