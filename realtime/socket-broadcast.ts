@@ -8,13 +8,13 @@ import type { RecoveringAdapter } from './recovering-adapter';
 export const LOBBIES_ROOM = 'lobbies';
 
 /**
- * The most a busy feed waits to be sent together (see BurstDelivery); an idle one does not wait.
- * Each burst costs every watching socket one send, the kernel's loopback path most of a fan-out's
- * time: at 5 ms a chat line into a lobby of 500 watchers cost 1.4-1.9 ms of server CPU, at 20 ms
- * 0.86 ms and the rate of chat fully delivered rose from 0.26-0.43x to 0.66x the bare broadcast
- * (`npm run bench -- lobby-chat`), while an update at 50 commands a second still reached its last
- * watcher within 1.1x the bare broadcast's p99 (`realtime-fanout`). The price: under load an
- * update waits up to 20 ms, which a lobby page does not show.
+ * The most a busy feed waits to be sent together (see BurstDelivery: a feed is busy when its last
+ * burst carried more than one message); a light one does not wait. Each burst costs every watching
+ * socket one send, the kernel's loopback path most of a fan-out's time: with 5 ms a chat line into
+ * a lobby of 500 watchers cost 1.4-1.9 ms of server CPU and chat was fully delivered at 0.26-0.43x
+ * the bare broadcast's rate; with 20 ms, 0.6-1.0 ms and 0.57-0.64x (`npm run bench -- lobby-chat`).
+ * A light feed's updates still reach their last watcher within 1.04-1.10x the bare broadcast's p99
+ * (`realtime-fanout`, 50 commands a second); a fixed 20 ms window had made that 1.2-1.9x.
  */
 export const FEED_BURST_MS = 20;
 

@@ -48,6 +48,31 @@ describe('burst delivery', () => {
     expect(h.bursts).toEqual([[1], [2]]);
   });
 
+  it('delivers the next item on the next turn, inside the window, after a burst of one: a light feed waits for nothing', async () => {
+    const h = harness(60_000);
+    let burst = h.nextBurst();
+    h.delivery.push(1);
+    await burst;
+    burst = h.nextBurst();
+    h.delivery.push(2);
+    await burst;
+    expect(h.bursts).toEqual([[1], [2]]);
+  });
+
+  it('holds the next item for the window after a burst of several: a busy feed is sent together', async () => {
+    const h = harness(60_000);
+    let burst = h.nextBurst();
+    h.delivery.push(1);
+    h.delivery.push(2);
+    await burst;
+    h.delivery.push(3);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(h.bursts).toEqual([[1, 2]]);
+    h.delivery.flush();
+    expect(h.bursts).toEqual([[1, 2], [3]]);
+  });
+
   it('flush delivers what is queued at once and only once', async () => {
     const h = harness(60_000);
     h.delivery.push(1);
