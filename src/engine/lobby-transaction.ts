@@ -1,5 +1,5 @@
 import { conflict, notFound, type Outcome } from '../domain/domain-error';
-import { openMembers, type LobbyEvent, type LobbyState } from '../domain/lobby';
+import { membershipChange, type LobbyEvent, type LobbyState } from '../domain/lobby';
 import type { CasWrite, LiveStore, ReadGuard, VersionedDoc } from '../live/live-store';
 import { READ_AGAIN, retryOnConflict } from './cas-retry';
 import { lobbyUpdates } from './lobby-broadcast';
@@ -117,10 +117,7 @@ export function transact(
 
 /** Index writes for users who entered (-> code) or left (-> deleted) the lobby's open membership, each with the value it replaces. */
 export async function membershipWrites(live: LiveStore, code: string, before: LobbyState, after: LobbyState, read: ReadDocs): Promise<IndexWrite[]> {
-  const was = new Set(openMembers(before));
-  const is = new Set(openMembers(after));
-  const joined = [...is].filter((id) => !was.has(id));
-  const left = [...was].filter((id) => !is.has(id));
+  const { joined, left } = membershipChange(before, after);
   if (joined.length === 0 && left.length === 0) return [];
   const keys = [...joined, ...left].map(lobbyMemberKey);
   const unread = keys.filter((key) => !read.has(key));

@@ -8,7 +8,7 @@ export { applyLobbyCommand } from './lobby-rules';
 export { createLobby, LOBBY_NAME_MAX, type CreateLobbyInput, type CreateLobbyOptions } from './create-lobby';
 export { settle } from './settle';
 export { nextDeadline, READY_CHECK_MS, READY_FLAG_MS } from './deadlines';
-export { openMembers, locate, type Location } from './lobby-membership';
+export { membershipChange, openMembers, locate, type Location } from './lobby-membership';
 export { draftTurn } from './draft-turn';
 export { lobbyDetail, lobbySummary, voteCounts, myVote } from './lobby-view';
 export { validateChat, chatMessage, CHAT_MESSAGE_MAX } from './lobby-chat';

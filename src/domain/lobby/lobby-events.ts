@@ -1,5 +1,5 @@
 import type { LobbyPhase, LobbyState } from './lobby-state';
-import { openMembers } from './lobby-membership';
+import { membershipChange } from './lobby-membership';
 
 /** What the engine publishes, persists and schedules from. */
 export type LobbyEvent =
@@ -22,10 +22,7 @@ export function impliedEvents(before: LobbyState, after: LobbyState): LobbyEvent
   if (after.phase === 'ready_check' && after.readyCheckDeadline !== null && after.readyCheckDeadline !== before.readyCheckDeadline) {
     events.push({ type: 'ready_check_started', deadline: after.readyCheckDeadline });
   }
-  const was = new Set(openMembers(before));
-  const is = new Set(openMembers(after));
-  const joined = [...is].filter((id) => !was.has(id));
-  const left = [...was].filter((id) => !is.has(id));
+  const { joined, left } = membershipChange(before, after);
   if (joined.length > 0 || left.length > 0) events.push({ type: 'members_changed', joined, left });
   return events;
 }

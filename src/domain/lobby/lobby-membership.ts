@@ -62,3 +62,13 @@ export const everyoneReady = (state: LobbyState, now: number): boolean =>
  * open, nobody once it ended or was cancelled. The engine diffs it to maintain its index.
  */
 export const openMembers = (state: LobbyState): number[] => (isClosed(state.phase) ? [] : [...state.pool, ...seatedIds(state)]);
+
+/** Who entered and who left the lobby's open membership from `before` to `after`. */
+export function membershipChange(before: LobbyState, after: LobbyState): { joined: number[]; left: number[] } {
+  // Open membership is a function of these three parts, and a change shares every part it left
+  // equal with the state before (see applyLobbyCommand): a vote or a ready flag needs no sets built.
+  if (before.phase === after.phase && before.pool === after.pool && before.teams === after.teams) return { joined: [], left: [] };
+  const was = new Set(openMembers(before));
+  const is = new Set(openMembers(after));
+  return { joined: [...is].filter((id) => !was.has(id)), left: [...was].filter((id) => !is.has(id)) };
+}

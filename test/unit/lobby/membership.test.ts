@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openMembers } from '../../../src/domain/lobby/lobby-membership';
+import { membershipChange, openMembers } from '../../../src/domain/lobby/lobby-membership';
 import {
   actor, BLU_CAP, CODE, draftingLobby, events, expectRefused, gatheringLobby, HOST, newLobby, OUTSIDER, OUTSIDER_2,
   attempt, fillers, joinAll, POOLED, profile, readyCheckLobby, RED_CAP, run, SEATED, seatedOn, T0,
@@ -254,5 +254,33 @@ describe('open members', () => {
 
   it('are nobody once the lobby is cancelled', () => {
     expect(openMembers(run(gatheringLobby(), { type: 'cancel' }, HOST, T0))).toEqual([]);
+  });
+});
+
+describe('membership change', () => {
+  it('names who joined and who left between two states', () => {
+    const before = joinAll(newLobby(), [10, 11]);
+    const after = run(joinAll(before, [12]), { type: 'leave' }, 10);
+    expect(membershipChange(before, after)).toEqual({ joined: [12], left: [10] });
+  });
+
+  it('names every open member as left when the lobby closes', () => {
+    const before = joinAll(newLobby(), [10, 11]);
+    const closed = { ...before, phase: 'cancelled' as const };
+    expect(membershipChange(before, closed)).toEqual({ joined: [], left: openMembers(before) });
+  });
+
+  it('finds nobody joined or left when a command changed neither the pool, the seats nor the phase', () => {
+    const before = joinAll(newLobby(), [10, 11]);
+    const voted = run(before, { type: 'vote-map', map: before.mapPool[0] }, 10);
+    expect(voted).not.toBe(before);
+    expect(membershipChange(before, voted)).toEqual({ joined: [], left: [] });
+  });
+
+  it('compares by content where parts are equal but not shared', () => {
+    const before = joinAll(newLobby(), [10, 11]);
+    const copy = structuredClone(before);
+    expect(membershipChange(before, copy)).toEqual({ joined: [], left: [] });
+    expect(membershipChange(before, { ...copy, pool: [...copy.pool, 99] })).toEqual({ joined: [99], left: [] });
   });
 });
