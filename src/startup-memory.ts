@@ -15,7 +15,8 @@ type CollectGarbage = (options: { type: 'minor' }) => void;
  * and V8 shrinks it only in a collection that finds the last 5 s of allocation quiet, which an idle
  * server, allocating nearly nothing, never has. So from the start a young collection (about 1 ms)
  * is offered every LOOK_EVERY_MS until V8 has shrunk it, about 5 s after the server listens
- * (measured: new space 32 MB -> 1 MB, the idle process 197-204 MB -> 166-173 MB resident), and
+ * (measured: new space 32 MB -> 1 MB, the idle process 187-197 MB -> 157-168 MB resident,
+ * `npm run bench -- cold-start`), and
  * never past LOOKS. Under load V8 grows it again as far as the work needs: throughput is not
  * capped the way `--max-semi-space-size` would cap it.
  *

@@ -26,13 +26,7 @@ export interface LobbyBroadcast {
  * the kinds it names, and updates only of lobbies in `phases` when given. Nothing else is parsed:
  * every instance receives every update of every lobby, 4 KB of JSON each.
  */
-export interface LobbyFeedListener {
-  lobbyUpdated?(code: string, version: number, lobby: LobbyDetail): void;
-  phases?: readonly LobbyPhase[];
-  lobbyChat?(code: string, message: LobbyChatMessage): void;
-  lobbiesChanged?(lobbies: LobbySummary[]): void;
-  lobbyEventJson?(code: string, event: 'lobby:update' | 'lobby:chat', json: string, version: number): void;
-}
+export type LobbyFeedListener = Partial<LobbyBroadcast> & { phases?: readonly LobbyPhase[] };
 
 export const SILENT_BROADCAST: LobbyBroadcast = {
   lobbyUpdated: () => undefined,
