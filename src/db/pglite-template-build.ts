@@ -24,7 +24,10 @@ export async function buildTemplates(seed: (db: Database, now: Date) => Promise<
   await mkdir(cacheDir, { recursive: true });
   const work = await mkdtemp(join(cacheDir, 'building-'));
   try {
-    const migratedDir = await buildOne(work, 'migrated', { tarball: `${migrated}.tar.gz` }, (db) => db.migrate());
+    const migratedDir = await buildOne(work, 'migrated', { tarball: `${migrated}.tar.gz` }, async (db) => {
+      await db.migrate();
+      await dropTemplateDatabases(db);
+    });
     install(migratedDir, migrated);
     cpSync(migrated, join(work, 'demo', 'pglite'), { recursive: true });
     let demoSeed: DemoSeed | undefined;
@@ -62,6 +65,18 @@ async function buildOne(work: string, name: string, options: { tarball?: string 
     await db.close();
   }
   return join(dataDir, 'pglite');
+}
+
+/**
+ * initdb's template0 and template1 were 14 MB and 570 files of every copy a first start makes
+ * (42 MB and 1,255 files before; a file created costs about 1 ms of kernel time on this project's
+ * machines). The embedded database is one database, `postgres`, and nothing creates another in it.
+ */
+async function dropTemplateDatabases(db: Database): Promise<void> {
+  for (const name of ['template0', 'template1']) {
+    await db.em().execute(`alter database ${name} is_template false`);
+    await db.em().execute(`drop database ${name}`);
+  }
 }
 
 function install(built: string, path: string): void {

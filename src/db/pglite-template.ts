@@ -52,8 +52,8 @@ function pgliteVersion(): string {
 
 /** What each kind is built from, as entry points into src/ (the digest follows their imports). */
 const SOURCES: Record<TemplateKind, string[]> = {
-  migrated: ['db/orm.ts'],
-  demo: ['db/orm.ts', 'composition/demo-seed.ts'],
+  migrated: ['db/pglite-template-build.ts'],
+  demo: ['db/pglite-template-build.ts', 'composition/demo-seed.ts'],
 };
 
 /** The template's data directory; undefined without the sources to name it (a build holding only dist/). */

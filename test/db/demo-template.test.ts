@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -104,6 +104,21 @@ describe('a first start on embedded defaults', () => {
     } finally {
       await db.close();
     }
+  });
+
+  it('copies one database with small WAL segments: the files a first start writes are few', async () => {
+    const db = await openDatabase({ dataDir: join(dataDir, 'another'), logger: silent, template: 'demo' });
+    try {
+      const databases = await db.em().execute<{ datname: string }[]>('select datname from pg_database order by 1');
+      expect(databases.map((d) => d.datname)).toEqual(['postgres']);
+      const [{ segment }] = await db.em().execute<{ segment: string }[]>(`select current_setting('wal_segment_size') as segment`);
+      expect(segment).toBe('1MB');
+    } finally {
+      await db.close();
+    }
+    const walFiles = (await readdir(join(dataDir, 'another', 'pglite', 'pg_wal'), { withFileTypes: true })).filter((e) => e.isFile());
+    expect(walFiles.length).toBeGreaterThan(0);
+    expect(walFiles.length).toBeLessThanOrEqual(6);
   });
 
   it('moves the times once: the next start finds them where the first left them', async () => {
