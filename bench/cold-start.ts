@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,20 +10,24 @@ import { freePort } from '../test/support/spawn-server';
  * (the embedded database copied from the install-time template, migrated and demo-seeded, its
  * times moved to now: a newcomer's first start), and the resident memory once the process has
  * idled 5 s and 10 s (V8 gives back start-up's young generation only once its last 5 s of
- * allocation were quiet, see src/startup-memory.ts: the first reading may fall either side of it). The compiled start (dist/, what
- * `npm start` runs) beside the tsx loader on the sources (what `npm run dev` runs), median of 3.
+ * allocation were quiet, see src/startup-memory.ts: the first reading may fall either side of it). The bundled start
+ * (dist/server/, what `npm start` runs, scripts/bundle-server.mjs) beside the same compiled modules unbundled (dist/src/)
+ * and the tsx loader on the sources (what `npm run dev` runs), median of 3.
  * COLD_START_BASELINE=<another checkout, built> adds its compiled start as the same-run baseline;
  * the starts take turns, so a machine's load drifting hits them alike.
  */
 const RUNS = 3;
 const IDLE_MS = [5_000, 10_000];
 
+const BASELINE = process.env.COLD_START_BASELINE;
+/** What `npm start` runs in a checkout: the bundle, or before there was one the compiled modules. */
+const compiledEntry = (root: string) => (existsSync(join(root, 'dist/server/start.js')) ? 'dist/server/start.js' : 'dist/src/start.js');
+
 const starts: Record<string, { args: string[]; cwd?: string }> = {
-  'compiled (node dist/src/start.js)': { args: ['dist/src/start.js'] },
+  'compiled (node dist/server/start.js, what npm start runs)': { args: ['dist/server/start.js'] },
+  'compiled, unbundled (node dist/src/start.js)': { args: ['dist/src/start.js'] },
   'tsx (node --import tsx src/start.ts)': { args: ['--import', 'tsx', 'src/start.ts'] },
-  ...(process.env.COLD_START_BASELINE
-    ? { [`baseline, compiled (${process.env.COLD_START_BASELINE})`]: { args: ['dist/src/start.js'], cwd: process.env.COLD_START_BASELINE } }
-    : {}),
+  ...(BASELINE ? { [`baseline, compiled (node ${compiledEntry(BASELINE)} in ${BASELINE})`]: { args: [compiledEntry(BASELINE)], cwd: BASELINE } } : {}),
 };
 
 async function once({ args, cwd }: { args: string[]; cwd?: string }): Promise<{ ms: number; rssMb: number[] }> {

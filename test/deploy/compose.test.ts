@@ -105,14 +105,14 @@ describe('docker-compose.yml', () => {
 });
 
 describe('Dockerfile', () => {
-  it('is multi-stage: install, build, and a slim runtime running node dist/ under tini', async () => {
+  it('is multi-stage: install, build, and a slim runtime running the bundled server from dist/ under tini', async () => {
     const text = await readFile('Dockerfile', 'utf8');
     const stages = [...text.matchAll(/^FROM\s+(\S+)(?:\s+AS\s+(\w+))?/gim)].map((m) => ({ image: m[1], name: m[2] }));
     expect(stages.map((s) => s.name)).toEqual(['deps', 'build', 'runtime']);
     expect(stages[2].image).toMatch(/slim/);
     const runtime = text.slice(text.search(/^FROM .* AS runtime/m));
     expect(runtime).toMatch(/ENTRYPOINT \["\/usr\/bin\/tini", "--"\]/);
-    expect(runtime).toMatch(/CMD \["node", "dist\/src\/start\.js"\]/);
+    expect(runtime).toMatch(/CMD \["node", "dist\/server\/start\.js"\]/);
     expect(runtime).toMatch(/COPY --from=build \/app\/dist/);
     expect(runtime).not.toMatch(/npm (ci|install|start)/);
     expect(runtime).toMatch(/^USER node$/m);

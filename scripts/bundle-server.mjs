@@ -1,0 +1,58 @@
+// The server as `npm start` runs it: src/start.ts and what it imports bundled into a few files
+// (dist/server/), instead of ~1,400 modules each resolved, read and compiled by Node's ESM loader.
+// Resolving and loading modules was about half of a first start's main thread (measured with
+// --cpu-prof, `npm run bench -- cold-start`); the bundle takes it to a small part.
+//
+// Some packages stay outside, loaded from node_modules as usual: native addons (uWebSockets.js,
+// ws's optional bufferutil and utf-8-validate), PGlite (it reads its WASM and data files next to
+// its own module), socket.io (it serves its browser client from files beside its own module,
+// found through __dirname, which a bundled ES module does not have) and the AWS SDK (loaded only
+// when S3 storage is configured). The bundle must therefore live inside the project, where
+// node_modules is found by walking up.
+import { cp, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+export const EXTERNAL = [
+  'uWebSockets.js',
+  'bufferutil',
+  'utf-8-validate',
+  '@electric-sql/pglite',
+  '@electric-sql/pglite-socket',
+  'socket.io',
+  '@aws-sdk/*',
+];
+
+/** Bundles the server into `outdir` (emptied first); the entry is `<outdir>/start.js`. */
+export async function bundleServer(outdir) {
+  await rm(outdir, { recursive: true, force: true });
+  await build({
+    entryPoints: { start: 'src/start.ts' },
+    bundle: true,
+    // The entry imports the server's modules only after reading the configuration: split, a
+    // refused configuration still exits before they load.
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    outdir,
+    external: EXTERNAL,
+    // Bundled CommonJS packages call require(); an ES module has none of its own.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    // Names stay: the ORM and error reports read constructors' names.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+  // The live page's files, beside the module that serves them (new URL('./public/', import.meta.url)).
+  await cp('realtime/public', join(outdir, 'public'), { recursive: true });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const outdir = resolve(process.argv[2] ?? 'dist/server');
+  await bundleServer(outdir);
+  console.log(`server bundled in ${outdir}`);
+}
