@@ -11,7 +11,13 @@ function harness(windowMs: number) {
     wake?.();
   }, windowMs, () => clock);
   const nextBurst = () => new Promise<void>((resolve) => (wake = resolve));
-  return { delivery, bursts, nextBurst, advance: (ms: number) => (clock += ms) };
+  /** Pushes the items together and waits for the burst that follows. */
+  const burstOf = async (...items: number[]) => {
+    const burst = nextBurst();
+    for (const item of items) delivery.push(item);
+    await burst;
+  };
+  return { delivery, bursts, nextBurst, burstOf, advance: (ms: number) => (clock += ms) };
 }
 
 describe('burst delivery', () => {
@@ -26,45 +32,30 @@ describe('burst delivery', () => {
 
   it('delivers what arrives while a burst is due together, in the order pushed', async () => {
     const h = harness(5);
-    let burst = h.nextBurst();
-    h.delivery.push(1);
-    await burst;
-    burst = h.nextBurst();
-    for (const item of [2, 3, 4]) h.delivery.push(item);
-    await burst;
+    await h.burstOf(1);
+    await h.burstOf(2, 3, 4);
     expect(h.bursts).toEqual([[1], [2, 3, 4]]);
   });
 
   it('waits no longer than the window after the last burst', async () => {
     const h = harness(20);
-    let burst = h.nextBurst();
-    h.delivery.push(1);
-    await burst;
-    burst = h.nextBurst();
+    await h.burstOf(1);
     const pushedAt = performance.now();
-    h.delivery.push(2);
-    await burst;
+    await h.burstOf(2);
     expect(performance.now() - pushedAt).toBeLessThan(20 + 50);
     expect(h.bursts).toEqual([[1], [2]]);
   });
 
   it('delivers the next item on the next turn, inside the window, after a burst of one: a light feed waits for nothing', async () => {
     const h = harness(60_000);
-    let burst = h.nextBurst();
-    h.delivery.push(1);
-    await burst;
-    burst = h.nextBurst();
-    h.delivery.push(2);
-    await burst;
+    await h.burstOf(1);
+    await h.burstOf(2);
     expect(h.bursts).toEqual([[1], [2]]);
   });
 
   it('holds the next item for the window after a burst of several: a busy feed is sent together', async () => {
     const h = harness(60_000);
-    let burst = h.nextBurst();
-    h.delivery.push(1);
-    h.delivery.push(2);
-    await burst;
+    await h.burstOf(1, 2);
     h.delivery.push(3);
     await new Promise((resolve) => setImmediate(resolve));
     await new Promise((resolve) => setImmediate(resolve));
@@ -80,9 +71,7 @@ describe('burst delivery', () => {
     h.delivery.flush();
     expect(h.bursts).toEqual([[1]]);
     h.advance(60_000);
-    const burst = h.nextBurst();
-    h.delivery.push(2);
-    await burst;
+    await h.burstOf(2);
     expect(h.bursts).toEqual([[1], [2]]);
   });
 });
