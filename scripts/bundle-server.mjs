@@ -11,10 +11,9 @@
 // node_modules is found by walking up.
 import { cp, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
-export const EXTERNAL = [
+const EXTERNAL = [
   'uWebSockets.js',
   'bufferutil',
   'utf-8-validate',
@@ -24,35 +23,29 @@ export const EXTERNAL = [
   '@aws-sdk/*',
 ];
 
-/** Bundles the server into `outdir` (emptied first); the entry is `<outdir>/start.js`. */
-export async function bundleServer(outdir) {
-  await rm(outdir, { recursive: true, force: true });
-  await build({
-    entryPoints: { start: 'src/start.ts' },
-    bundle: true,
-    // The entry imports the server's modules only after reading the configuration: split, a
-    // refused configuration still exits before they load.
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    outdir,
-    external: EXTERNAL,
-    // Bundled CommonJS packages call require(); an ES module has none of its own.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-    // Names stay: the ORM and error reports read constructors' names.
-    minifyWhitespace: true,
-    minifySyntax: true,
-    legalComments: 'none',
-    sourcemap: 'linked',
-    logLevel: 'warning',
-  });
-  // The live page's files, beside the module that serves them (new URL('./public/', import.meta.url)).
-  await cp('realtime/public', join(outdir, 'public'), { recursive: true });
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const outdir = resolve(process.argv[2] ?? 'dist/server');
-  await bundleServer(outdir);
-  console.log(`server bundled in ${outdir}`);
-}
+// Into the folder named by the first argument (default dist/server), emptied first; the entry is <outdir>/start.js.
+const outdir = resolve(process.argv[2] ?? 'dist/server');
+await rm(outdir, { recursive: true, force: true });
+await build({
+  entryPoints: { start: 'src/start.ts' },
+  bundle: true,
+  // The entry imports the server's modules only after reading the configuration: split, a
+  // refused configuration still exits before they load.
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  outdir,
+  external: EXTERNAL,
+  // Bundled CommonJS packages call require(); an ES module has none of its own.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  // Names stay: the ORM and error reports read constructors' names.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+});
+// The live page's files, beside the module that serves them (new URL('./public/', import.meta.url)).
+await cp('realtime/public', join(outdir, 'public'), { recursive: true });
+console.log(`server bundled in ${outdir}`);
