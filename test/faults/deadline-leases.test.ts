@@ -48,7 +48,7 @@ describe('deadlines whose worker dies between claim and apply', () => {
     await redis?.stop();
   });
 
-  it('each fire exactly once, within the lease and a second of the death, round after round', async () => {
+  it('each fire exactly once, within the lease and a second of the death (or of a worker to run them), round after round', async () => {
     for (let round = 0; round < 3; round++) {
       const members = Array.from({ length: 5 }, (_, i) => `r${round}m${i}`);
       const dying = worker(redis, 'hang');
@@ -61,14 +61,17 @@ describe('deadlines whose worker dies between claim and apply', () => {
       const survivor = worker(redis, 'apply');
       children.push(survivor.child);
       await survivor.said('ready');
+      // Nothing can fire while no worker runs: timed from the death, or from the survivor's
+      // start when that came later (a process start on a busy machine, not the lease's doing).
+      const from = Math.max(diedAt, Date.now());
       const applied = await until('every deadline applied', async () => {
         const docs = await store.getMany<{ at: number }>(members.map((m) => `applied:${m}`));
         return docs.every((doc) => doc !== null) ? docs : null;
       }, LEASE_MS + 5_000);
-      figure(`worker killed after its claim (lease ${LEASE_MS} ms): deadlines applied after`, Math.max(...applied.map((doc) => doc!.value.at)) - diedAt);
+      figure(`worker killed after its claim (lease ${LEASE_MS} ms): deadlines applied after`, Math.max(...applied.map((doc) => doc!.value.at)) - from);
       for (const doc of applied) {
         expect(doc!.version).toBe(1);
-        expect(doc!.value.at - diedAt).toBeLessThanOrEqual(LEASE_MS + 1_000);
+        expect(doc!.value.at - from).toBeLessThanOrEqual(LEASE_MS + 1_000);
       }
       await until('the queue is empty', async () => ((await store.scoreRange('q', -Infinity, Infinity)).length === 0 ? true : null), 2_000);
       await killed(survivor.child);
