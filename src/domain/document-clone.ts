@@ -12,6 +12,8 @@ export function cloneDocument<T>(value: T): T {
     return copy as T;
   }
   const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) copy[key] = cloneDocument((value as Record<string, unknown>)[key]);
+  // for-in, not Object.keys: no array of the keys for every object copied (a JSON document's
+  // objects have no inherited enumerable keys to skip).
+  for (const key in value) copy[key] = cloneDocument((value as Record<string, unknown>)[key]);
   return copy as T;
 }

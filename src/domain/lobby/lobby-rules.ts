@@ -88,22 +88,40 @@ function draftOf(state: LobbyState): LobbyState {
  */
 function sharingUnchanged(state: LobbyState, draft: LobbyState): LobbyState | null {
   const next: Record<string, unknown> = {};
-  let changed = Object.keys(state).length !== Object.keys(draft).length;
-  for (const key of Object.keys(draft) as (keyof LobbyState)[]) {
-    const same = Object.prototype.hasOwnProperty.call(state, key) && sameState(state[key], draft[key]);
-    next[key] = same ? state[key] : draft[key];
+  let changed = false;
+  let parts = 0;
+  for (const key in draft) {
+    const part = key as keyof LobbyState;
+    const same = Object.hasOwn(state, part) && sameState(state[part], draft[part]);
+    next[key] = same ? state[part] : draft[part];
     changed ||= !same;
+    parts++;
   }
-  return changed ? (next as unknown as LobbyState) : null;
+  for (const key in state) if (Object.hasOwn(state, key)) parts--;
+  return changed || parts !== 0 ? (next as unknown as LobbyState) : null;
 }
 
-/** Structural equality of two JSON documents (key order ignored). */
+/**
+ * Structural equality of two JSON documents (key order ignored). It runs on every command over
+ * the whole state, so it allocates nothing: Object.keys of an array made a string of every index,
+ * and key arrays were a tenth of the bytes a lobby command allocated (a sampling heap profile).
+ */
 export function sameState(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameState((a as never)[k], (b as never)[k]));
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameState(a[i], b[i])) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let keys = 0;
+  for (const key in x) {
+    if (!Object.hasOwn(x, key)) continue;
+    if (!Object.hasOwn(y, key) || !sameState(x[key], y[key])) return false;
+    keys++;
+  }
+  for (const key in y) if (Object.hasOwn(y, key)) keys--;
+  return keys === 0;
 }
