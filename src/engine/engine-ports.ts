@@ -37,3 +37,15 @@ export interface CommandLimit {
   hit: WindowCheck;
   refuse(verdict: WindowHit): Error;
 }
+
+/**
+ * The per-user limits as one command meets them: `gated()` runs the gate's check (a refusal
+ * rejects it), once; `limit`, when the gate offers it, is the same check for the engine to count
+ * in the command's own commit instead, sparing the round trip.
+ */
+export interface CommandGate {
+  gated(): Promise<void>;
+  limit: CommandLimit | undefined;
+}
+
+export const UNGATED: CommandGate = { gated: async () => undefined, limit: undefined };

@@ -1,6 +1,6 @@
 import type { LobbyChatMessage, LobbyDetail, LobbySummary } from '../../schema/lobby';
 import { lobbyDetail, type LobbyPhase, type LobbyState } from '../domain/lobby';
-import type { LiveStore, Publication, Unsubscribe } from '../live/live-store';
+import type { LiveStore, NumberedPush, NumberedText, Publication, Unsubscribe } from '../live/live-store';
 
 /**
  * Where the lobby engine's announcements reach watchers. The engine never calls this port itself:
@@ -56,9 +56,18 @@ export function lobbyUpdates(states: readonly LobbyState[], now: number): Public
   return { channel: LOBBY_FEED_CHANNEL, messages };
 }
 
-/** A chat message, published with the push that stores it, so watchers get chat in history order. */
-export function chatPublication(code: string, message: LobbyChatMessage): Publication {
-  return { channel: LOBBY_FEED_CHANNEL, messages: [`${CHAT}${code}\n${JSON.stringify({ code, message })}`] };
+/**
+ * A chat message as the live store numbers it (see NumberedPush): its stored JSON and its
+ * `lobby:chat` feed message, each with the place of its id left out. The store gives the id in the
+ * same step as the push and the publish, so watchers get chat in history order and ids in both.
+ */
+export function numberedChat(code: string, message: Omit<LobbyChatMessage, 'id'>): { entry: NumberedText; publish: NumberedPush['publish'] } {
+  // `{"id":<n>,` then the message's other fields: the JSON of the whole message, id first.
+  const rest = `,${JSON.stringify(message).slice(1)}`;
+  return {
+    entry: { before: '{"id":', after: rest },
+    publish: { channel: LOBBY_FEED_CHANNEL, messages: [{ before: `${CHAT}${code}\n{"code":${JSON.stringify(code)},"message":{"id":`, after: `${rest}}` }] },
+  };
 }
 
 export function publishLobbies(live: LiveStore, lobbies: LobbySummary[]): Promise<void> {

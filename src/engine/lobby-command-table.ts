@@ -2,22 +2,12 @@ import type { LobbyCommand } from '../domain/lobby';
 import type { Caller } from '../identity/caller';
 import type { BodyOf } from '../../schema/route-contract';
 import { lobbyCommandContracts, type LobbyCommandName } from '../../schema/routes/lobby-routes';
-import type { CommandLimit } from './engine-ports';
+import type { CommandGate, CommandLimit } from './engine-ports';
 import type { LobbyEngine } from './lobby-engine';
 
 const OK = { ok: true } as const;
 
 type BodyOfCommand<N extends LobbyCommandName> = BodyOf<(typeof lobbyCommandContracts)[N]>;
-
-/**
- * The per-user limits as one command meets them: `gated()` runs the gate's check (a refusal
- * rejects it), once; `limit`, when the gate offers it, is the same check for the engine to count
- * in the command's own commit instead, sparing the round trip.
- */
-interface CommandGate {
-  gated(): Promise<void>;
-  limit: CommandLimit | undefined;
-}
 
 /**
  * How one command runs, given its body as the route contract parsed it and its gate; answers the
@@ -66,9 +56,9 @@ const RUNS: { [N in LobbyCommandName]: CommandRun<N> } = {
   'force-start': domain(() => ({ type: 'force-start' })),
   'set-class': domain((b) => ({ type: 'set-class', class: b.class })),
   'vote-map': domain((b) => ({ type: 'vote-map', map: b.map })),
-  // Chat's reads (the lobby, the ban) go out beside the limit check: one round trip less to wait for.
+  // Chat counts its limit in the push that stores it (see LobbyEngine.chat).
   chat: async (engine, code, body, caller, gate) => {
-    await engine.chat(code, caller, body.message, gate.gated());
+    await engine.chat(code, caller, body.message, gate);
     return OK;
   },
   report: gatedBy(async (engine, code, body, caller) => ({ match_id: await engine.report(code, caller, body.score_red, body.score_blu) })),

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isClosed, LobbyState, openMembers } from '../domain/lobby';
+import { isClosed, LobbyState, openMembers, type LobbyPhase } from '../domain/lobby';
 import type { CasWrite, LiveStore, VersionedDoc } from '../live/live-store';
 import type { WrittenKey } from './durable-change';
 import type { EngineLogger, LobbyRecords } from './engine-ports';
@@ -120,6 +120,20 @@ export class LobbyDocuments {
     const state = visibleLobby(doc.value);
     if (state === null) return null;
     return pendingOf(doc.value) ? { state, storeVersion: doc.version, restored: false, pending: liveLobbyState(doc.value) } : { state, storeVersion: doc.version, restored: false };
+  }
+
+  /**
+   * The lobby's phase as readers see it (see `load`), read without the rest of the lobby: null
+   * for a creation still pending, undefined when the live store has no document (only `load`
+   * rebuilds one from Postgres).
+   */
+  async visiblePhase(code: string): Promise<LobbyPhase | null | undefined> {
+    const doc = await this.live.getParts<{ phase: LobbyPhase; [PENDING_PART]: PendingMark }>(lobbyKey(code), ['phase', PENDING_PART]);
+    if (doc === null) return undefined;
+    const mark = doc.value[PENDING_PART];
+    const phase = mark ? mark.before?.phase : doc.value.phase;
+    if (phase === undefined && !mark) throw new Error('the live store holds something that is not a lobby');
+    return phase ?? null;
   }
 
   /** Whether the lobby's creation is pending (see PendingMark): `load` answers null for it. */

@@ -4,15 +4,15 @@ import { invalid, notFound } from '../domain/domain-error';
 import {
   applyLobbyCommand, chatMessage, createLobby, isClientCommandType, isClosed, lobbyDetail, lobbySummary, myVote,
   validateChat, voteCounts, type LobbyChatMessage, type LobbyCommand, type LobbyDetail, type LobbyState, type LobbySummary,
-  type LobbyVotes,
+  type LobbyPhase, type LobbyVotes,
 } from '../domain/lobby';
 import type { Caller } from '../identity/caller';
 import type { LiveStore, ReadGuard } from '../live/live-store';
 import type { LobbyCreateBody } from '../../schema/lobby-bodies';
-import { CONSOLE_LOGGER, type BanLookup, type CommandLimit, type EngineLogger, type LobbyRecords, type MatchRecorder, type UnrecordedLobbies } from './engine-ports';
+import { CONSOLE_LOGGER, UNGATED, type BanLookup, type CommandGate, type CommandLimit, type EngineLogger, type LobbyRecords, type MatchRecorder, type UnrecordedLobbies } from './engine-ports';
 import { LOBBY_CHAT_SEQUENCE, lobbyChatKey, lobbyKey, lobbyMemberKey, OPEN_LOBBIES } from './live-keys';
 import { actorOf, banCheck, requireUser, SYSTEM_ACTOR } from './lobby-actors';
-import { chatPublication, lobbyUpdates } from './lobby-broadcast';
+import { lobbyUpdates, numberedChat } from './lobby-broadcast';
 import { lobbyCodeFrom, LOBBY_CODE_LENGTH } from './lobby-code';
 import type { LobbyContext } from './lobby-context';
 import { READ_AGAIN, retryOnConflict } from './cas-retry';
@@ -170,22 +170,44 @@ export class LobbyEngine {
     return this.#ctx.live.listRange<LobbyChatMessage>(lobbyChatKey(code));
   }
 
-  /** `gated`: the caller's limit check, made beside the reads; nothing is written unless it lets the message through. */
-  async chat(code: string, caller: Caller, message: unknown, gated: Promise<void> = Promise.resolve()): Promise<LobbyChatMessage> {
+  /**
+   * One round trip to read the lobby's phase, one to store the message: the limit is counted, the
+   * id given, the message pushed and published in one step of the live store. A message refused
+   * for any other reason still meets the limit first (its refusal answers before any other), as
+   * does every message when the gate offers no limit to count in the push.
+   */
+  async chat(code: string, caller: Caller, message: unknown, gate: CommandGate = UNGATED): Promise<LobbyChatMessage> {
     const user = requireUser(caller);
     const { live, clock } = this.#ctx;
-    const reads = Promise.all([this.#load(code), this.#ctx.isBanned(user.id)]);
+    const gated = gate.limit ? undefined : gate.gated();
+    gated?.catch(() => undefined);
+    const reads = Promise.all([this.#visiblePhase(code), this.#ctx.isBanned(user.id)]);
     reads.catch(() => undefined);
-    // The limit's refusal comes first, as it would had the reads waited for it.
     await gated;
-    const [state, banned] = await reads;
+    const [phase, banned] = await reads;
     const actor = actorOf(user, null, banned);
     const now = clock();
-    const problem = validateChat(state, actor, message, now);
-    if (problem) throw problem;
-    const entry = chatMessage(await live.increment(LOBBY_CHAT_SEQUENCE), actor.profile, message as string, now);
-    await live.listPush(lobbyChatKey(code), entry, CHAT_HISTORY, chatPublication(code, entry));
-    return entry;
+    const problem = phase === null ? notFound('lobby not found') : validateChat(phase, actor, message, now);
+    if (problem) {
+      if (gate.limit) await gate.gated();
+      throw problem;
+    }
+    const unnumbered = chatMessage(actor.profile, message as string, now);
+    const pushed = await live.pushNumbered({
+      key: lobbyChatKey(code),
+      maxLength: CHAT_HISTORY,
+      sequence: LOBBY_CHAT_SEQUENCE,
+      ...numberedChat(code, unnumbered),
+      hits: gate.limit ? [gate.limit.hit] : [],
+    });
+    if (!pushed.ok) throw gate.limit!.refuse(pushed.refused.find((verdict) => !verdict.allowed)!);
+    return { id: pushed.number, ...unnumbered };
+  }
+
+  /** The phase a reader sees, without reading the whole lobby where the live store has it. */
+  async #visiblePhase(code: string): Promise<LobbyPhase | null> {
+    const phase = await this.#ctx.documents.visiblePhase(code);
+    return phase === undefined ? ((await this.#load(code, false))?.phase ?? null) : phase;
   }
 
   /**

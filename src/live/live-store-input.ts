@@ -1,4 +1,4 @@
-import type { CasWrite, Commit, DueEntry } from './live-store';
+import type { CasWrite, Commit, DueEntry, WindowCheck } from './live-store';
 
 /**
  * Argument rules shared by both live stores, so that a bad call fails the same way on either
@@ -47,11 +47,14 @@ export function checkCommit(commit: Commit): void {
       throw new RangeError(`commit: expectedVersion of guard "${guard.key}" must be an integer >= 0`);
     }
   }
-  for (const hit of commit.hits ?? []) {
-    checkScore(hit.now, 'now', 'commit');
-    ttlMilliseconds(hit.windowMs, 'commit');
-    checkPositiveInteger(hit.limit, 'limit', 'commit');
-  }
+  for (const hit of commit.hits ?? []) checkWindowCheck(hit, 'commit');
+}
+
+/** A limit hit as `hitWindow` takes it: a time, a positive window and a positive whole limit. */
+export function checkWindowCheck(hit: WindowCheck, method: string): void {
+  checkScore(hit.now, 'now', method);
+  ttlMilliseconds(hit.windowMs, method);
+  checkPositiveInteger(hit.limit, 'limit', method);
 }
 
 /** A deadline set with a compare-and-set goes into a queue none of the writes touches (one key, one kind of data). */

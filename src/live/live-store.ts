@@ -81,6 +81,33 @@ export interface WindowHit {
 export type Unsubscribe = () => Promise<void>;
 
 /**
+ * The JSON text of a value with the place of a number the store gives it left out: the text
+ * before the number and the text after it (`{"id":` and `,"text":"hi"}`).
+ */
+export interface NumberedText {
+  before: string;
+  after: string;
+}
+
+/**
+ * One step of a numbered capped list (lobby chat): the limit hits are counted (refused: nothing
+ * else happens), the next number of the counter `sequence` (as `increment` counts) is given to
+ * the entry, the entry is pushed on the list `key`, which keeps its newest `maxLength`, and the
+ * messages go out on `channel` with the same number. Numbering and pushing in one step keeps the
+ * numbers increasing in list order whichever instances push.
+ */
+export interface NumberedPush {
+  key: string;
+  maxLength: number;
+  sequence: string;
+  entry: NumberedText;
+  publish?: { channel: string; messages: NumberedText[] };
+  hits?: WindowCheck[];
+}
+
+export type NumberedPushResult = { ok: true; number: number } | { ok: false; refused: WindowHit[] };
+
+/**
  * Messages to publish on one channel in the same atomic step as a write: published only when the
  * write happens, in the order given, and ordered among every instance's publishes by the order of
  * the writes themselves. That is what lets subscribers see one lobby's versions strictly in order
@@ -112,6 +139,12 @@ export interface LiveStore {
 
   get<T = unknown>(key: string): Promise<VersionedDoc<T> | null>;
   getMany<T = unknown>(keys: string[]): Promise<Array<VersionedDoc<T> | null>>;
+  /**
+   * Only the named top-level fields of an object document (those it lacks are left out), or null
+   * when the document is absent: a few bytes of a document written in parts (see CasWrite.parts)
+   * instead of all of it.
+   */
+  getParts<T extends object = Record<string, unknown>>(key: string, parts: readonly (keyof T & string)[]): Promise<VersionedDoc<Partial<T>> | null>;
   /**
    * All writes happen, atomically, only if every key is still at its expected version; `publish`
    * goes out and `schedule` is set in the same step, and only then. The queue of `schedule` must
@@ -156,6 +189,8 @@ export interface LiveStore {
 
   /** Capped list, newest last: lobby chat. `publish` goes out in the same step (list order = delivery order). */
   listPush(key: string, value: unknown, maxLength: number, publish?: Publication): Promise<void>;
+  /** A numbered push with its limit hits in one step: see NumberedPush. */
+  pushNumbered(push: NumberedPush): Promise<NumberedPushResult>;
   listRange<T = unknown>(key: string): Promise<T[]>;
 
   close(): Promise<void>;

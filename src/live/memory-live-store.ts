@@ -1,10 +1,10 @@
 import { machineTime } from '../clock/machine-time';
 import { ChannelHandlers, logHandlerError } from './channel-handlers';
 import {
-  DEFAULT_LEASE_MS, type CasResult, type CasWrite, type Commit, type CommitResult, type DueEntry, type LiveStore, type Publication, type Unsubscribe,
-  type VersionedDoc, type WindowCheck, type WindowHit,
+  DEFAULT_LEASE_MS, type CasResult, type CasWrite, type Commit, type CommitResult, type DueEntry, type LiveStore, type NumberedPush,
+  type NumberedPushResult, type NumberedText, type Publication, type Unsubscribe, type VersionedDoc, type WindowCheck, type WindowHit,
 } from './live-store';
-import { checkCommit, checkPositiveInteger, checkScore, encodeValue, ttlMilliseconds } from './live-store-input';
+import { checkCommit, checkPositiveInteger, checkScore, checkWindowCheck, encodeValue, ttlMilliseconds } from './live-store-input';
 
 /**
  * The in-process live store, for one server instance with nothing configured. It mirrors Redis
@@ -27,6 +27,7 @@ type Entry =
   | { type: 'zset'; scores: Map<string, number>; expiresAt?: number }
   | { type: 'list'; items: string[]; expiresAt?: number };
 type EntryOf<K extends Entry['type']> = Extract<Entry, { type: K }>;
+type ListEntry = EntryOf<'list'>;
 
 function mergeParts(stored: Record<string, unknown>, value: Record<string, unknown>, parts: readonly string[]): Record<string, unknown> {
   for (const name of parts) {
@@ -64,6 +65,15 @@ export class MemoryLiveStore implements LiveStore {
   async getMany<T = unknown>(keys: string[]): Promise<Array<VersionedDoc<T> | null>> {
     this.#assertOpen();
     return keys.map((key) => this.#readDoc<T>(key));
+  }
+
+  async getParts<T extends object = Record<string, unknown>>(key: string, parts: readonly (keyof T & string)[]): Promise<VersionedDoc<Partial<T>> | null> {
+    this.#assertOpen();
+    const doc = this.#readDoc<Record<string, unknown>>(key);
+    if (!doc) return null;
+    const value: Record<string, unknown> = {};
+    for (const part of parts) if (Object.hasOwn(doc.value, part)) value[part] = doc.value[part];
+    return { version: doc.version, value: value as Partial<T> };
   }
 
   async compareAndSet(writes: CasWrite[], publish?: Publication, schedule?: DueEntry): Promise<CasResult> {
@@ -128,6 +138,10 @@ export class MemoryLiveStore implements LiveStore {
 
   async increment(key: string): Promise<number> {
     this.#assertOpen();
+    return this.#count(key);
+  }
+
+  #count(key: string): number {
     const counter = this.#typed(key, 'counter');
     if (counter) return ++counter.value;
     this.#entries.set(key, { type: 'counter', value: 1 });
@@ -198,10 +212,8 @@ export class MemoryLiveStore implements LiveStore {
 
   async hitWindow(key: string, now: number, windowMs: number, limit: number): Promise<WindowHit> {
     this.#assertOpen();
-    checkScore(now, 'now', 'hitWindow');
-    ttlMilliseconds(windowMs, 'hitWindow');
-    checkPositiveInteger(limit, 'limit', 'hitWindow');
     const hit = { key, now, windowMs, limit };
+    checkWindowCheck(hit, 'hitWindow');
     const [verdict] = this.#windowVerdicts([hit]);
     if (verdict.allowed) this.#countHits([hit]);
     return verdict;
@@ -235,16 +247,40 @@ export class MemoryLiveStore implements LiveStore {
   async listPush(key: string, value: unknown, maxLength: number, publish?: Publication): Promise<void> {
     this.#assertOpen();
     checkPositiveInteger(maxLength, 'maxLength', 'listPush');
-    const json = encodeValue(value, 'listPush');
-    let list = this.#typed(key, 'list');
-    if (!list) {
-      list = { type: 'list', items: [] };
-      this.#entries.set(key, list);
-      this.#wrote();
-    }
+    this.#pushCapped(this.#listOf(key), encodeValue(value, 'listPush'), maxLength);
+    this.#publishAll(publish);
+  }
+
+  async pushNumbered(push: NumberedPush): Promise<NumberedPushResult> {
+    this.#assertOpen();
+    const { key, maxLength, sequence, entry, publish, hits = [] } = push;
+    checkPositiveInteger(maxLength, 'maxLength', 'pushNumbered');
+    for (const hit of hits) checkWindowCheck(hit, 'pushNumbered');
+    const verdicts = this.#windowVerdicts(hits);
+    if (verdicts.some((verdict) => !verdict.allowed)) return { ok: false, refused: verdicts };
+    // A list or counter key holding another kind of data fails here, before anything is written.
+    this.#typed(key, 'list');
+    this.#typed(sequence, 'counter');
+    const number = this.#count(sequence);
+    this.#countHits(hits);
+    const numbered = (text: NumberedText) => text.before + number + text.after;
+    this.#pushCapped(this.#listOf(key), numbered(entry), maxLength);
+    if (publish) this.#publishAll({ channel: publish.channel, messages: publish.messages.map(numbered) });
+    return { ok: true, number };
+  }
+
+  #listOf(key: string): ListEntry {
+    const list = this.#typed(key, 'list');
+    if (list) return list;
+    const created: ListEntry = { type: 'list', items: [] };
+    this.#entries.set(key, created);
+    this.#wrote();
+    return created;
+  }
+
+  #pushCapped(list: ListEntry, json: string, maxLength: number): void {
     list.items.push(json);
     if (list.items.length > maxLength) list.items.splice(0, list.items.length - maxLength);
-    this.#publishAll(publish);
   }
 
   async listRange<T = unknown>(key: string): Promise<T[]> {

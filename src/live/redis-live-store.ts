@@ -4,13 +4,13 @@ import {
 } from 'redis';
 import { ChannelHandlers, logHandlerError } from './channel-handlers';
 import {
-  DEFAULT_LEASE_MS, type CasResult, type CasWrite, type Commit, type CommitResult, type DueEntry, type LiveStore, type Publication, type Unsubscribe,
-  type VersionedDoc, type WindowHit,
+  DEFAULT_LEASE_MS, type CasResult, type CasWrite, type Commit, type CommitResult, type DueEntry, type LiveStore, type NumberedPush,
+  type NumberedPushResult, type Publication, type Unsubscribe, type VersionedDoc, type WindowCheck, type WindowHit,
 } from './live-store';
-import { checkCommit, checkPositiveInteger, checkScore, encodeParts, encodeValue, ttlMilliseconds } from './live-store-input';
+import { checkCommit, checkPositiveInteger, checkScore, checkWindowCheck, encodeParts, encodeValue, ttlMilliseconds } from './live-store-input';
 import { LiveStoreUnavailable } from './live-store-unavailable';
 import { firedLate } from '../clock/late-timer';
-import { CALL, CLAIM_DUE, COMMIT, COMPLETE_DUE, HIT_WINDOW, PUSH_CAPPED, READ_DOCS, type RedisClient, runScript } from './redis-scripts';
+import { CALL, CLAIM_DUE, COMMIT, COMPLETE_DUE, HIT_WINDOW, PUSH_CAPPED, PUSH_NUMBERED, READ_DOCS, type RedisClient, runScript } from './redis-scripts';
 import { machineTime } from '../clock/machine-time';
 
 /**
@@ -202,6 +202,21 @@ export class RedisLiveStore implements LiveStore {
     return hashes.map((hash) => decodeDoc<T>(hash));
   }
 
+  async getParts<T extends object = Record<string, unknown>>(key: string, parts: readonly (keyof T & string)[]): Promise<VersionedDoc<Partial<T>> | null> {
+    const fields = ['v', 'd', ...parts.map((part) => `p:${part}`)];
+    const [version, whole, ...values] = await this.#call(() => this.#client.hmGet(this.#key(key), fields));
+    if (version === null) return null;
+    const value: Record<string, unknown> = {};
+    // A document stored as one piece answers from its whole JSON.
+    const source = whole === null ? null : (JSON.parse(whole) as Record<string, unknown>);
+    parts.forEach((part, i) => {
+      if (source) {
+        if (Object.hasOwn(source, part)) value[part] = source[part];
+      } else if (values[i] !== null) value[part] = JSON.parse(values[i]!);
+    });
+    return { version: Number(version), value: value as Partial<T> };
+  }
+
   async compareAndSet(writes: CasWrite[], publish?: Publication, schedule?: DueEntry): Promise<CasResult> {
     if (writes.length === 0 && !publish && !schedule) {
       checkCommit({ writes });
@@ -214,13 +229,12 @@ export class RedisLiveStore implements LiveStore {
   async commit(commit: Commit): Promise<CommitResult> {
     checkCommit(commit);
     const { writes, guards = [], hits = [], publish, schedule } = commit;
-    const keys = hits.map((hit) => this.#key(hit.key));
-    if (hits.length > 0) keys.push(this.#key(HIT_SEQUENCE_KEY));
+    const keys = this.#hitKeys(hits);
     const checked = [...guards, ...writes];
     keys.push(...checked.map((entry) => this.#key(entry.key)));
     if (schedule) keys.push(this.#key(schedule.queue));
     const args = [String(hits.length), String(guards.length), String(writes.length), ...(schedule ? [schedule.member, String(schedule.dueAt)] : ['', ''])];
-    for (const hit of hits) args.push(String(hit.now), String(ttlMilliseconds(hit.windowMs, 'commit')), String(hit.limit));
+    args.push(...hitArgs(hits, 'commit'));
     for (const guard of guards) args.push(String(guard.expectedVersion));
     for (const write of writes) {
       const ttl = write.ttlMs === undefined ? '' : String(ttlMilliseconds(write.ttlMs, 'compareAndSet'));
@@ -233,7 +247,7 @@ export class RedisLiveStore implements LiveStore {
     }
     const [status, ...rest] = (await this.#call((deadline) => runScript(this.#client, COMMIT, keys, [...args, ...this.#publishArgs(publish)], deadline))) as unknown[];
     if (status === 1) return { ok: true, versions: rest as number[] };
-    if (status === 2) return { ok: false, refused: (rest[0] as number[][]).map(([allowed, count, retryAfterMs]) => ({ allowed: allowed === 1, count, retryAfterMs })) };
+    if (status === 2) return { ok: false, refused: (rest[0] as number[][]).map(windowHit) };
     const [index, hashes] = rest as [number, string[][]];
     return { ok: false, conflictKey: checked[index - 1].key, current: new Map(checked.map((entry, i) => [entry.key, decodeDoc(hashes[i])])) };
   }
@@ -319,19 +333,30 @@ export class RedisLiveStore implements LiveStore {
   }
 
   async hitWindow(key: string, now: number, windowMs: number, limit: number): Promise<WindowHit> {
-    checkScore(now, 'now', 'hitWindow');
-    const window = ttlMilliseconds(windowMs, 'hitWindow');
-    checkPositiveInteger(limit, 'limit', 'hitWindow');
-    const keys = [this.#key(key), this.#key(HIT_SEQUENCE_KEY)];
-    const args = [String(now), String(window), String(limit)];
-    const [allowed, count, retryAfterMs] = (await this.#call((deadline) => runScript(this.#client, HIT_WINDOW, keys, args, deadline))) as number[];
-    return { allowed: allowed === 1, count, retryAfterMs };
+    const hit = { key, now, windowMs, limit };
+    checkWindowCheck(hit, 'hitWindow');
+    const verdict = (await this.#call((deadline) => runScript(this.#client, HIT_WINDOW, this.#hitKeys([hit]), hitArgs([hit], 'hitWindow'), deadline))) as number[];
+    return windowHit(verdict);
   }
 
   async listPush(key: string, value: unknown, maxLength: number, publish?: Publication): Promise<void> {
     checkPositiveInteger(maxLength, 'maxLength', 'listPush');
     const args = [encodeValue(value, 'listPush'), String(maxLength), ...this.#publishArgs(publish)];
     await this.#call((deadline) => runScript(this.#client, PUSH_CAPPED, [this.#key(key)], args, deadline));
+  }
+
+  async pushNumbered(push: NumberedPush): Promise<NumberedPushResult> {
+    const { key, maxLength, sequence, entry, publish, hits = [] } = push;
+    checkPositiveInteger(maxLength, 'maxLength', 'pushNumbered');
+    for (const hit of hits) checkWindowCheck(hit, 'pushNumbered');
+    const keys = [...this.#hitKeys(hits), this.#key(key), this.#key(sequence)];
+    const args = [String(hits.length), String(maxLength), ...hitArgs(hits, 'pushNumbered'), entry.before, entry.after];
+    if (publish) {
+      args.push(this.#key(publish.channel));
+      for (const message of publish.messages) args.push(message.before, message.after);
+    }
+    const [status, result] = (await this.#call((deadline) => runScript(this.#client, PUSH_NUMBERED, keys, args, deadline))) as [number, unknown];
+    return status === 1 ? { ok: true, number: result as number } : { ok: false, refused: (result as number[][]).map(windowHit) };
   }
 
   async listRange<T = unknown>(key: string): Promise<T[]> {
@@ -372,6 +397,11 @@ export class RedisLiveStore implements LiveStore {
     return this.#call((deadline) => runScript(this.#client, CALL, [this.#key(key)], [command, ...args], deadline));
   }
 
+  /** The KEYS of limit hits in a script (see HITS in redis-scripts): their windows, then the hit sequence. */
+  #hitKeys(hits: readonly WindowCheck[]): string[] {
+    return hits.length === 0 ? [] : [...hits.map((hit) => this.#key(hit.key)), this.#key(HIT_SEQUENCE_KEY)];
+  }
+
   #key(key: string): string {
     return this.#prefix + key;
   }
@@ -380,6 +410,15 @@ export class RedisLiveStore implements LiveStore {
   #publishArgs(publish: Publication | undefined): string[] {
     return publish ? [this.#key(publish.channel), ...publish.messages] : [];
   }
+}
+
+/** The ARGV of limit hits in a script: now, window ms, limit each. */
+function hitArgs(hits: readonly WindowCheck[], method: string): string[] {
+  return hits.flatMap((hit) => [String(hit.now), String(ttlMilliseconds(hit.windowMs, method)), String(hit.limit)]);
+}
+
+function windowHit([allowed, count, retryAfterMs]: number[]): WindowHit {
+  return { allowed: allowed === 1, count, retryAfterMs };
 }
 
 /** A document's hash as HGETALL gives it (see COMMIT in redis-scripts): null when absent. */

@@ -45,6 +45,42 @@ end
 `;
 
 /**
+ * Sliding-window limit hits, shared by every script that counts them. `h` hits, KEYS[1..h] their
+ * windows and KEYS[h + 1] the sequence that makes each hit a distinct member; ARGV from `a`: now,
+ * window ms, limit per hit. checkHits records nothing and answers each verdict ({allowed 1/0,
+ * count, retry-after ms}; earlier hits of the same step on the same window count as made) and
+ * whether any was refused; countHitsAt then records them all.
+ */
+const HITS = `
+local function checkHits(h, a)
+  local verdicts, refused, pending = {}, false, {}
+  for i = 1, h do
+    local key, now, window, limit = KEYS[i], tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
+    a = a + 3
+    redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+    local count = redis.call('ZCARD', key) + (pending[key] or 0)
+    if count >= limit then
+      local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+      local retry = 0
+      if oldest[2] then retry = math.max(0, math.ceil(tonumber(oldest[2]) + window - now)) end
+      refused = true
+      verdicts[i] = {0, count, retry}
+    else
+      pending[key] = (pending[key] or 0) + 1
+      verdicts[i] = {1, count + 1, 0}
+    end
+  end
+  return verdicts, refused
+end
+local function countHitsAt(h, a)
+  for i = 1, h do
+    redis.call('ZADD', KEYS[i], ARGV[a + (i - 1) * 3], redis.call('INCR', KEYS[h + 1]))
+    redis.call('PEXPIRE', KEYS[i], ARGV[a + (i - 1) * 3 + 1])
+  end
+end
+`;
+
+/**
  * The one script of a command (see Commit in live-store.ts): limit hits, guarded reads,
  * compare-and-set, publish and deadline in one step. KEYS: the hits' windows, then the hit
  * sequence (only when there are hits), the guards, the written documents, then the deadline queue
@@ -60,32 +96,12 @@ end
  * and 'd' the JSON, or one 'p:<field>' per part.
  */
 export const COMMIT = lua(`
+${HITS}
 local h, g, w = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-local a = 6
-local verdicts, refused, pending = {}, false, {}
-for i = 1, h do
-  local key, now, window, limit = KEYS[i], tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
-  a = a + 3
-  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
-  local count = redis.call('ZCARD', key) + (pending[key] or 0)
-  if count >= limit then
-    local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-    local retry = 0
-    if oldest[2] then retry = math.max(0, math.ceil(tonumber(oldest[2]) + window - now)) end
-    refused = true
-    verdicts[i] = {0, count, retry}
-  else
-    pending[key] = (pending[key] or 0) + 1
-    verdicts[i] = {1, count + 1, 0}
-  end
-end
+local verdicts, refused = checkHits(h, 6)
 if refused then return {2, verdicts} end
-local function countHits()
-  for i = 1, h do
-    redis.call('ZADD', KEYS[i], ARGV[3 + i * 3], redis.call('INCR', KEYS[h + 1]))
-    redis.call('PEXPIRE', KEYS[i], ARGV[4 + i * 3])
-  end
-end
+local function countHits() countHitsAt(h, 6) end
+local a = 6 + 3 * h
 local first = 1
 if h > 0 then first = h + 2 end
 local guardsAt = a
@@ -183,19 +199,10 @@ return redis.call(unpack(args))
  * ARGV: now, window ms, limit. Returns allowed (1/0), count, retry-after ms.
  */
 export const HIT_WINDOW = lua(`
-local now = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-local count = redis.call('ZCARD', KEYS[1])
-if count >= tonumber(ARGV[3]) then
-  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  local retry = 0
-  if oldest[2] then retry = math.max(0, math.ceil(tonumber(oldest[2]) + window - now)) end
-  return {0, count, retry}
-end
-redis.call('ZADD', KEYS[1], ARGV[1], redis.call('INCR', KEYS[2]))
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return {1, count + 1, 0}
+${HITS}
+local verdicts, refused = checkHits(1, 1)
+if not refused then countHitsAt(1, 1) end
+return verdicts[1]
 `);
 
 /** KEYS: the list. ARGV: JSON, max length; then optionally a channel and the messages to publish. */
@@ -205,6 +212,29 @@ redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
 local PUBLISH_AT = 3
 ${PUBLISH_REST}
 return 1
+`);
+
+/**
+ * A numbered push (see NumberedPush in live-store.ts). KEYS: the hits' windows, then the hit
+ * sequence (only when there are hits), the list, the number's sequence. ARGV: the number of hits,
+ * the list's maximum length, 3 per hit (see HITS), the entry's text before and after its number;
+ * then optionally a channel and, per message, its text before and after the number. Answers
+ * {1, number}, or {2, verdicts} when a hit is refused (nothing counted, numbered or pushed).
+ */
+export const PUSH_NUMBERED = lua(`
+${HITS}
+local h = tonumber(ARGV[1])
+local verdicts, refused = checkHits(h, 3)
+if refused then return {2, verdicts} end
+local list, e = KEYS[#KEYS - 1], 3 + 3 * h
+-- A list or counter key holding another kind of data fails here, before anything is written.
+redis.call('LLEN', list)
+local n = redis.call('INCR', KEYS[#KEYS])
+countHitsAt(h, 3)
+redis.call('RPUSH', list, ARGV[e] .. n .. ARGV[e + 1])
+redis.call('LTRIM', list, -tonumber(ARGV[2]), -1)
+for i = e + 3, #ARGV - 2, 2 do redis.call('PUBLISH', ARGV[e + 2], ARGV[i] .. n .. ARGV[i + 1]) end
+return {1, n}
 `);
 
 /**

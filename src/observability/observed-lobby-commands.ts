@@ -32,7 +32,7 @@ export function observedLobbyCommands(
     );
   const observed: Partial<LobbyEngine> = {
     command: (code, command, caller, limit) => settle(command.type, engine.command(code, command, caller, limit)),
-    chat: (code, caller, message, gated) => settle('chat', engine.chat(code, caller, message, gated)),
+    chat: (code, caller, message, gate) => settle('chat', engine.chat(code, caller, message, gate)),
     partyJoin: (code, caller) => settle('party-join', engine.partyJoin(code, caller)),
     report: (code, caller, red, blu) => settle('report', engine.report(code, caller, red, blu)),
   };

@@ -5,6 +5,7 @@ import { concurrencyRules } from './contract-concurrency';
 import { documentRules } from './contract-documents';
 import { expiryRules } from './contract-expiry';
 import { messagingRules } from './contract-messaging';
+import { numberedRules } from './contract-numbered';
 import { orderedRules } from './contract-ordered';
 import { publishRules } from './contract-publish';
 import type { LiveStoreContractOptions, LiveStoreHarness, MakeLiveStore } from './live-store-harness';
@@ -49,6 +50,7 @@ export function describeLiveStoreContract(name: string, makeStore: MakeLiveStore
     expiryRules(current);
     messagingRules(current, options);
     orderedRules(current);
+    numberedRules(current, options);
     publishRules(current, options);
     concurrencyRules(current, options);
   });

@@ -67,6 +67,17 @@ async function lobbyWithRoom(w: EngineWorld) {
   return { ...g, newcomer };
 }
 
+/** A new user's lobby creation by another instance, left pending: its Postgres write waits for `flaky.release()`. */
+async function pendingCreation(w: EngineWorld) {
+  const [creator] = await w.users(1);
+  const flaky = flakyRecords(w);
+  flaky.hold();
+  const creation = w.peer({ records: flaky.records }).create(callerOf(creator), {});
+  creation.catch(() => undefined);
+  await poll(() => w.live.get(lobbyMemberKey(creator.id)), (entry) => entry !== null, { what: 'the creation is pending', everyMs: 1 });
+  return { creator, flaky, creation };
+}
+
 /** Whether a lobby (a detail, whose pool is profiles, or a state, whose pool is ids) has the user in its pool. */
 const inPool = (lobby: { pool: ReadonlyArray<{ id: number } | number> }, id: number) => lobby.pool.some((user) => (typeof user === 'number' ? user : user.id) === id);
 
@@ -144,15 +155,32 @@ describeEngine('durable lobby changes', (world) => {
     expect(w.broadcast.updates.filter((update) => update.code === code && inPool(update.lobby, newcomer.id))).toEqual([]);
   });
 
+  it('answers chat about a lobby whose creation waits for Postgres as about no lobby', async () => {
+    const w = world();
+    const { creator, flaky, creation } = await pendingCreation(w);
+    const code = (await w.live.get<string>(lobbyMemberKey(creator.id)))!.value;
+    await expect(w.engine.chat(code, callerOf(creator), 'anyone here?')).rejects.toMatchObject({ kind: 'not_found' });
+    flaky.release();
+    await expect(creation).rejects.toThrow('Connection terminated');
+  });
+
+  it('takes chat in a lobby whose cancel waits for Postgres, as in the open lobby readers still see', async () => {
+    const w = world();
+    const { code, host } = await lobbyWithRoom(w);
+    const flaky = flakyRecords(w);
+    flaky.hold();
+    const cancel = w.peer({ records: flaky.records }).command(code, { type: 'cancel' }, callerOf(host));
+    cancel.catch(() => undefined);
+    await poll(pendingIn(w, code), (pending) => pending, { what: 'the cancel is pending', everyMs: 1 });
+    expect((await w.engine.chat(code, callerOf(host), 'still here')).message).toBe('still here');
+    flaky.release();
+    await expect(cancel).rejects.toThrow('Connection terminated');
+  });
+
   it('counts a creation still waiting for Postgres as the creator\'s lobby: a join elsewhere meanwhile is refused', async () => {
     const w = world();
     const { code } = await lobbyWithRoom(w);
-    const [creator] = await w.users(1);
-    const flaky = flakyRecords(w);
-    flaky.hold();
-    const creation = w.peer({ records: flaky.records }).create(callerOf(creator), {});
-    creation.catch(() => undefined);
-    await poll(() => w.live.get(lobbyMemberKey(creator.id)), (entry) => entry !== null, { what: 'the creation is pending', everyMs: 1 });
+    const { creator, flaky, creation } = await pendingCreation(w);
     await expect(w.engine.command(code, { type: 'join' }, callerOf(creator))).rejects.toMatchObject({ kind: 'conflict' });
     flaky.release();
     await expect(creation).rejects.toThrow('Connection terminated');

@@ -177,12 +177,39 @@ describeEngine('lobby engine', (world) => {
     const w = world();
     const [a] = await w.users(1);
     const { code } = await w.engine.create(callerOf(a), {});
-    const limited = () => Promise.reject(new DomainError('conflict', 'too many messages'));
-    expect(await refusal(w.engine.chat(code, callerOf(a), 'hello', limited()))).toBe('conflict');
-    expect(await refusal(w.engine.chat('ZZZZZZ', callerOf(a), 'hello', limited()))).toBe('conflict');
+    const limited = { gated: () => Promise.reject(new DomainError('conflict', 'too many messages')), limit: undefined };
+    expect(await refusal(w.engine.chat(code, callerOf(a), 'hello', limited))).toBe('conflict');
+    expect(await refusal(w.engine.chat('ZZZZZZ', callerOf(a), 'hello', limited))).toBe('conflict');
     expect(await w.engine.chatHistory(code)).toEqual([]);
     await w.delivered();
     expect(w.broadcast.chats).toEqual([]);
+  });
+
+  it('counts the chat limit in the push itself: a refused message is neither stored, numbered nor pushed', async () => {
+    const w = world();
+    const [a] = await w.users(1);
+    const { code } = await w.engine.create(callerOf(a), {});
+    const gate = {
+      gated: () => Promise.reject(new Error('the gate is not asked when its limit is counted in the push')),
+      limit: { hit: { key: `limit:${code}`, now: Date.now(), windowMs: 10_000, limit: 2 }, refuse: () => new DomainError('conflict', 'too many messages') },
+    };
+    const first = await w.engine.chat(code, callerOf(a), 'one', gate);
+    const second = await w.engine.chat(code, callerOf(a), 'two', gate);
+    expect(await refusal(w.engine.chat(code, callerOf(a), 'three', gate))).toBe('conflict');
+    expect(second.id).toBe(first.id + 1);
+    expect(await w.engine.chatHistory(code)).toEqual([first, second]);
+    await w.delivered();
+    expect(w.broadcast.chats.map((c) => c.message)).toEqual([first, second]);
+  });
+
+  it('meets the limit before refusing a message to a closed lobby when the limit is counted in the push', async () => {
+    const w = world();
+    const [a] = await w.users(1);
+    const { code } = await w.engine.create(callerOf(a), {});
+    await w.engine.command(code, { type: 'cancel' }, callerOf(a));
+    const gate = { gated: () => Promise.reject(new DomainError('forbidden', 'limited')), limit: { hit: { key: 'l', now: Date.now(), windowMs: 1000, limit: 5 }, refuse: () => new Error('unused') } };
+    expect(await refusal(w.engine.chat(code, callerOf(a), 'gg', gate))).toBe('forbidden');
+    expect(await refusal(w.engine.chat(code, callerOf(a), 'gg'))).toBe('conflict');
   });
 
   it.each([

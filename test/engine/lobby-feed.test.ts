@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import type { LobbyDetail } from '../../schema/lobby';
 import { lobbyDetail, type LobbyState } from '../../src/domain/lobby';
-import { chatPublication, LOBBY_FEED_CHANNEL, lobbyUpdates, startLobbyFeed, type LobbyFeedListener } from '../../src/engine/lobby-broadcast';
+import { LOBBY_FEED_CHANNEL, numberedChat, lobbyUpdates, startLobbyFeed, type LobbyFeedListener } from '../../src/engine/lobby-broadcast';
 import { MemoryLiveStore } from '../../src/live/memory-live-store';
 import { newLobby, T0 } from '../unit/lobby/lobby-fixtures';
 
@@ -49,10 +49,10 @@ it('hands a listener that names no phases the update of every lobby, parsed', as
 
 it('never parses a chat message for a listener that does not take chat', async () => {
   const feed = await feedTo({ phases: ['live'] });
-  const chat = chatPublication('AAAA', { id: 1, user: null, text: 'hi', at: new Date(T0).toISOString() } as never);
+  const chat = numberedChat('AAAA', { user: null, message: 'hi', created_at: new Date(T0).toISOString() } as never);
 
   // A chat payload that is not JSON would throw in the handler if it were parsed.
-  await feed.store.publish(LOBBY_FEED_CHANNEL, `${chat.messages[0].split('\n')[0]}\n{not json`);
+  await feed.store.publish(LOBBY_FEED_CHANNEL, `${chat.publish!.messages[0].before.split('\n')[0]}\n{not json`);
   await publishUpdates(feed.store, [live('BBBB', 3)]);
   await feed.until;
 

@@ -1,7 +1,7 @@
 import type { UserPublic } from '../../../schema/user';
 import { conflict, forbidden, invalid, type DomainError } from '../domain-error';
 import type { Actor } from './lobby-actor';
-import { isClosed, type LobbyState } from './lobby-state';
+import { isClosed, type LobbyPhase } from './lobby-state';
 import type { LobbyChatMessage } from './lobby-wire';
 
 export const CHAT_MESSAGE_MAX = 500;
@@ -11,9 +11,9 @@ export const CHAT_MESSAGE_MAX = 500;
  * lobby's version. Anyone signed in may talk in an open lobby, as the specification allows;
  * the limit applies to the trimmed text, which is what gets stored.
  */
-export function validateChat(state: LobbyState, actor: Actor, message: unknown, _now: number): DomainError | null {
+export function validateChat(phase: LobbyPhase, actor: Actor, message: unknown, _now: number): DomainError | null {
   if (actor.banned) return forbidden('you are banned');
-  if (isClosed(state.phase)) return conflict(state.phase === 'cancelled' ? 'lobby is cancelled' : 'lobby has ended');
+  if (isClosed(phase)) return conflict(phase === 'cancelled' ? 'lobby is cancelled' : 'lobby has ended');
   if (typeof message !== 'string') return invalid('message is required');
   const text = message.trim();
   if (text.length === 0) return invalid('message is empty');
@@ -21,6 +21,7 @@ export function validateChat(state: LobbyState, actor: Actor, message: unknown, 
   return null;
 }
 
-export function chatMessage(id: number, user: UserPublic, message: string, now: number): LobbyChatMessage {
-  return { id, user, message: message.trim(), created_at: new Date(now).toISOString() };
+/** A message as stored and shown, but for its id, which the live store gives it as it stores it. */
+export function chatMessage(user: UserPublic, message: string, now: number): Omit<LobbyChatMessage, 'id'> {
+  return { user, message: message.trim(), created_at: new Date(now).toISOString() };
 }
