@@ -8,6 +8,7 @@ import type { Actor } from '../../../src/domain/lobby/lobby-actor';
 import type { LobbyCommand } from '../../../src/domain/lobby/lobby-commands';
 import type { LobbyEvent } from '../../../src/domain/lobby/lobby-events';
 import { applyLobbyCommand } from '../../../src/domain/lobby/lobby-rules';
+import { deepFreeze } from '../../support/deep-freeze';
 import type { LobbyState } from '../../../src/domain/lobby/lobby-state';
 
 export const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
@@ -42,8 +43,9 @@ export function actorIn(state: LobbyState, id: number, over: Partial<Actor> = {}
 type Who = number | Actor;
 const asActor = (state: LobbyState, who: Who): Actor => (typeof who === 'number' ? actorIn(state, who) : who);
 
+/** Runs a command on a frozen state: a rule that changed its input in place would throw here. */
 export function attempt(state: LobbyState, command: LobbyCommand, who: Who, now = T0): Outcome<LobbyState, LobbyEvent> {
-  return applyLobbyCommand(state, command, asActor(state, who), now);
+  return applyLobbyCommand(deepFreeze(state), command, asActor(state, who), now);
 }
 
 /** Run a command that must succeed; returns the new state. */
