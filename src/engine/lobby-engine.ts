@@ -2,17 +2,18 @@ import { randomBytes as secureRandomBytes } from 'node:crypto';
 import { machineTime } from '../clock/machine-time';
 import { invalid, notFound } from '../domain/domain-error';
 import {
-  applyLobbyCommand, chatMessage, createLobby, isClientCommandType, isClosed, lobbyDetail, lobbySummary, myVote,
-  validateChat, voteCounts, type LobbyChatMessage, type LobbyCommand, type LobbyDetail, type LobbyState, type LobbySummary,
+  applyLobbyCommand, createLobby, isClientCommandType, isClosed, lobbyDetail, lobbySummary, myVote,
+  voteCounts, type LobbyChatMessage, type LobbyCommand, type LobbyDetail, type LobbyState, type LobbySummary,
   type LobbyPhase, type LobbyVotes,
 } from '../domain/lobby';
 import type { Caller } from '../identity/caller';
 import type { LiveStore, ReadGuard } from '../live/live-store';
 import type { LobbyCreateBody } from '../../schema/lobby-bodies';
 import { CONSOLE_LOGGER, UNGATED, type BanLookup, type CommandGate, type CommandLimit, type EngineLogger, type LobbyRecords, type MatchRecorder, type UnrecordedLobbies } from './engine-ports';
-import { LOBBY_CHAT_SEQUENCE, lobbyChatKey, lobbyKey, lobbyMemberKey, OPEN_LOBBIES } from './live-keys';
+import { lobbyChatKey, lobbyKey, lobbyMemberKey, OPEN_LOBBIES } from './live-keys';
 import { actorOf, banCheck, requireUser, SYSTEM_ACTOR } from './lobby-actors';
-import { lobbyUpdates, numberedChat } from './lobby-broadcast';
+import { lobbyUpdates } from './lobby-broadcast';
+import { postChat } from './lobby-chat-post';
 import { lobbyCodeFrom, LOBBY_CODE_LENGTH } from './lobby-code';
 import type { LobbyContext } from './lobby-context';
 import { READ_AGAIN, retryOnConflict } from './cas-retry';
@@ -55,9 +56,6 @@ export interface ReservationPins {
   /** Records the pin once the lobby exists. */
   pinned(reservationId: number, code: string): Promise<void>;
 }
-
-/** Chat keeps the last 200 messages of a lobby. */
-export const CHAT_HISTORY = 200;
 
 /** Runs the pure lobby rules against the live store; one instance per process, any number of processes. */
 export class LobbyEngine {
@@ -170,38 +168,9 @@ export class LobbyEngine {
     return this.#ctx.live.listRange<LobbyChatMessage>(lobbyChatKey(code));
   }
 
-  /**
-   * One round trip to read the lobby's phase, one to store the message: the limit is counted, the
-   * id given, the message pushed and published in one step of the live store. A message refused
-   * for any other reason still meets the limit first (its refusal answers before any other), as
-   * does every message when the gate offers no limit to count in the push.
-   */
-  async chat(code: string, caller: Caller, message: unknown, gate: CommandGate = UNGATED): Promise<LobbyChatMessage> {
-    const user = requireUser(caller);
-    const { live, clock } = this.#ctx;
-    const gated = gate.limit ? undefined : gate.gated();
-    gated?.catch(() => undefined);
-    const reads = Promise.all([this.#visiblePhase(code), this.#ctx.isBanned(user.id)]);
-    reads.catch(() => undefined);
-    await gated;
-    const [phase, banned] = await reads;
-    const actor = actorOf(user, null, banned);
-    const now = clock();
-    const problem = phase === null ? notFound('lobby not found') : validateChat(phase, actor, message, now);
-    if (problem) {
-      if (gate.limit) await gate.gated();
-      throw problem;
-    }
-    const unnumbered = chatMessage(actor.profile, message as string, now);
-    const pushed = await live.pushNumbered({
-      key: lobbyChatKey(code),
-      maxLength: CHAT_HISTORY,
-      sequence: LOBBY_CHAT_SEQUENCE,
-      ...numberedChat(code, unnumbered),
-      hits: gate.limit ? [gate.limit.hit] : [],
-    });
-    if (!pushed.ok) throw gate.limit!.refuse(pushed.refused.find((verdict) => !verdict.allowed)!);
-    return { id: pushed.number, ...unnumbered };
+  /** See postChat. */
+  chat(code: string, caller: Caller, message: unknown, gate: CommandGate = UNGATED): Promise<LobbyChatMessage> {
+    return postChat(this.#ctx, (lobby) => this.#visiblePhase(lobby), code, caller, message, gate);
   }
 
   /** The phase a reader sees, without reading the whole lobby where the live store has it. */

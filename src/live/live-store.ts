@@ -91,7 +91,7 @@ export interface NumberedText {
 
 /**
  * One step of a numbered capped list (lobby chat): the limit hits are counted (refused: nothing
- * else happens), the next number of the counter `sequence` (as `increment` counts) is given to
+ * else happens), the guard checked, the next number of the counter `sequence` (as `increment` counts) is given to
  * the entry, the entry is pushed on the list `key`, which keeps its newest `maxLength`, and the
  * messages go out on `channel` with the same number. Numbering and pushing in one step keeps the
  * numbers increasing in list order whichever instances push.
@@ -103,9 +103,23 @@ export interface NumberedPush {
   entry: NumberedText;
   publish?: { channel: string; messages: NumberedText[] };
   hits?: WindowCheck[];
+  /** Checked after the hits: when it does not hold, nothing is counted or done (`unmet`). */
+  guard?: PartGuard;
 }
 
-export type NumberedPushResult = { ok: true; number: number } | { ok: false; refused: WindowHit[] };
+/**
+ * A condition on another document, read in the same step: it is stored in parts (see
+ * CasWrite.parts), its part `part` is one of `oneOf` (as JSON values) and it has none of the
+ * parts named in `without`.
+ */
+export interface PartGuard {
+  key: string;
+  part: string;
+  oneOf: readonly unknown[];
+  without: readonly string[];
+}
+
+export type NumberedPushResult = { ok: true; number: number } | { ok: false; refused: WindowHit[] } | { ok: false; unmet: true };
 
 /**
  * Messages to publish on one channel in the same atomic step as a write: published only when the

@@ -2,7 +2,7 @@ import { machineTime } from '../clock/machine-time';
 import { ChannelHandlers, logHandlerError } from './channel-handlers';
 import {
   DEFAULT_LEASE_MS, type CasResult, type CasWrite, type Commit, type CommitResult, type DueEntry, type LiveStore, type NumberedPush,
-  type NumberedPushResult, type NumberedText, type Publication, type Unsubscribe, type VersionedDoc, type WindowCheck, type WindowHit,
+  type NumberedPushResult, type NumberedText, type PartGuard, type Publication, type Unsubscribe, type VersionedDoc, type WindowCheck, type WindowHit,
 } from './live-store';
 import { checkCommit, checkPositiveInteger, checkScore, checkWindowCheck, encodeValue, ttlMilliseconds } from './live-store-input';
 
@@ -253,11 +253,12 @@ export class MemoryLiveStore implements LiveStore {
 
   async pushNumbered(push: NumberedPush): Promise<NumberedPushResult> {
     this.#assertOpen();
-    const { key, maxLength, sequence, entry, publish, hits = [] } = push;
+    const { key, maxLength, sequence, entry, publish, hits = [], guard } = push;
     checkPositiveInteger(maxLength, 'maxLength', 'pushNumbered');
     for (const hit of hits) checkWindowCheck(hit, 'pushNumbered');
     const verdicts = this.#windowVerdicts(hits);
     if (verdicts.some((verdict) => !verdict.allowed)) return { ok: false, refused: verdicts };
+    if (guard && !this.#holds(guard)) return { ok: false, unmet: true };
     // A list or counter key holding another kind of data fails here, before anything is written.
     this.#typed(key, 'list');
     this.#typed(sequence, 'counter');
@@ -267,6 +268,14 @@ export class MemoryLiveStore implements LiveStore {
     this.#pushCapped(this.#listOf(key), numbered(entry), maxLength);
     if (publish) this.#publishAll({ channel: publish.channel, messages: publish.messages.map(numbered) });
     return { ok: true, number };
+  }
+
+  #holds(guard: PartGuard): boolean {
+    const doc = this.#typed(guard.key, 'doc');
+    if (!doc?.parted) return false;
+    const value = JSON.parse(doc.json) as Record<string, unknown>;
+    const part = Object.hasOwn(value, guard.part) ? JSON.stringify(value[guard.part]) : undefined;
+    return guard.oneOf.some((allowed) => encodeValue(allowed, 'pushNumbered') === part) && !guard.without.some((name) => Object.hasOwn(value, name));
   }
 
   #listOf(key: string): ListEntry {

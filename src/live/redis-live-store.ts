@@ -346,17 +346,23 @@ export class RedisLiveStore implements LiveStore {
   }
 
   async pushNumbered(push: NumberedPush): Promise<NumberedPushResult> {
-    const { key, maxLength, sequence, entry, publish, hits = [] } = push;
+    const { key, maxLength, sequence, entry, publish, hits = [], guard } = push;
     checkPositiveInteger(maxLength, 'maxLength', 'pushNumbered');
     for (const hit of hits) checkWindowCheck(hit, 'pushNumbered');
-    const keys = [...this.#hitKeys(hits), this.#key(key), this.#key(sequence)];
-    const args = [String(hits.length), String(maxLength), ...hitArgs(hits, 'pushNumbered'), entry.before, entry.after];
+    const keys = [...this.#hitKeys(hits), ...(guard ? [this.#key(guard.key)] : []), this.#key(key), this.#key(sequence)];
+    const args = [String(hits.length), String(maxLength), guard ? '1' : '0', ...hitArgs(hits, 'pushNumbered')];
+    if (guard) {
+      const values = guard.oneOf.map((value) => encodeValue(value, 'pushNumbered'));
+      args.push(guard.part, String(values.length), ...values, String(guard.without.length), ...guard.without);
+    }
+    args.push(entry.before, entry.after);
     if (publish) {
       args.push(this.#key(publish.channel));
       for (const message of publish.messages) args.push(message.before, message.after);
     }
     const [status, result] = (await this.#call((deadline) => runScript(this.#client, PUSH_NUMBERED, keys, args, deadline))) as [number, unknown];
-    return status === 1 ? { ok: true, number: result as number } : { ok: false, refused: (result as number[][]).map(windowHit) };
+    if (status === 1) return { ok: true, number: result as number };
+    return status === 2 ? { ok: false, refused: (result as number[][]).map(windowHit) } : { ok: false, unmet: true };
   }
 
   async listRange<T = unknown>(key: string): Promise<T[]> {

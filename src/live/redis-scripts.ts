@@ -216,21 +216,37 @@ return 1
 
 /**
  * A numbered push (see NumberedPush in live-store.ts). KEYS: the hits' windows, then the hit
- * sequence (only when there are hits), the list, the number's sequence. ARGV: the number of hits,
- * the list's maximum length, 3 per hit (see HITS), the entry's text before and after its number;
+ * sequence (only when there are hits), the guarded document (only with a guard), the list, the
+ * number's sequence. ARGV: the number of hits, the list's maximum length, 1 with a guard else 0,
+ * 3 per hit (see HITS); with a guard its part, the number of values and the values (JSON), the
+ * number of parts it must lack and their names; the entry's text before and after its number;
  * then optionally a channel and, per message, its text before and after the number. Answers
- * {1, number}, or {2, verdicts} when a hit is refused (nothing counted, numbered or pushed).
+ * {1, number}; {2, verdicts} when a hit is refused, {3} when the guard does not hold (nothing
+ * counted, numbered or pushed either way).
  */
 export const PUSH_NUMBERED = lua(`
 ${HITS}
 local h = tonumber(ARGV[1])
-local verdicts, refused = checkHits(h, 3)
+local verdicts, refused = checkHits(h, 4)
 if refused then return {2, verdicts} end
-local list, e = KEYS[#KEYS - 1], 3 + 3 * h
+local e = 4 + 3 * h
+if ARGV[3] == '1' then
+  local doc = KEYS[#KEYS - 2]
+  local value = redis.call('HGET', doc, 'p:' .. ARGV[e])
+  local held = false
+  local n = tonumber(ARGV[e + 1])
+  for i = e + 2, e + 1 + n do if value == ARGV[i] then held = true end end
+  e = e + 2 + n
+  local m = tonumber(ARGV[e])
+  for i = e + 1, e + m do if redis.call('HEXISTS', doc, 'p:' .. ARGV[i]) == 1 then held = false end end
+  e = e + 1 + m
+  if not held then return {3} end
+end
+local list = KEYS[#KEYS - 1]
 -- A list or counter key holding another kind of data fails here, before anything is written.
 redis.call('LLEN', list)
 local n = redis.call('INCR', KEYS[#KEYS])
-countHitsAt(h, 3)
+countHitsAt(h, 4)
 redis.call('RPUSH', list, ARGV[e] .. n .. ARGV[e + 1])
 redis.call('LTRIM', list, -tonumber(ARGV[2]), -1)
 for i = e + 3, #ARGV - 2, 2 do redis.call('PUBLISH', ARGV[e + 2], ARGV[i] .. n .. ARGV[i + 1]) end

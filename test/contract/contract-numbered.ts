@@ -76,6 +76,37 @@ export function numberedRules(current: () => LiveStoreHarness, options: LiveStor
       await expect(push(current().store, 'one', { maxLength: 0 })).rejects.toThrow(RangeError);
     });
 
+    it("pushes only while its guard holds: the document's part one of the values, none of the named parts there", async () => {
+      const { store } = current();
+      const guard = { key: 'lobby', part: 'phase', oneOf: ['gathering', 'live'], without: ['~pending'] };
+      await store.compareAndSet([{ key: 'lobby', expectedVersion: 0, value: { phase: 'gathering', n: 1 }, parts: 'all' }]);
+      expect(await push(store, 'open', { guard })).toEqual({ ok: true, number: 1 });
+      await store.compareAndSet([{ key: 'lobby', expectedVersion: 1, value: { phase: 'ended' }, parts: ['phase'] }]);
+      expect(await push(store, 'ended', { guard })).toEqual({ ok: false, unmet: true });
+      await store.compareAndSet([{ key: 'lobby', expectedVersion: 2, value: { phase: 'live', '~pending': { until: 1 } }, parts: ['phase', '~pending'] }]);
+      expect(await push(store, 'pending', { guard })).toEqual({ ok: false, unmet: true });
+      expect(await store.listRange('chat')).toEqual([{ n: 1, text: 'open' }]);
+      expect(await store.increment('chat-seq')).toBe(2);
+    });
+
+    it('finds its guard unmet on an absent document and on one stored in one piece', async () => {
+      const { store } = current();
+      const guard = { key: 'lobby', part: 'phase', oneOf: ['gathering'], without: [] };
+      expect(await push(store, 'absent', { guard })).toEqual({ ok: false, unmet: true });
+      await store.compareAndSet([{ key: 'lobby', expectedVersion: 0, value: { phase: 'gathering' } }]);
+      expect(await push(store, 'whole', { guard })).toEqual({ ok: false, unmet: true });
+      expect(await store.listRange('chat')).toEqual([]);
+    });
+
+    it('counts no hit when its guard does not hold, and refuses an over-limit hit before looking at the guard', async () => {
+      const { store } = current();
+      const guard = { key: 'lobby', part: 'phase', oneOf: ['gathering'], without: [] };
+      const hits = [{ key: 'rate:chat', now: 1000, windowMs: 10_000, limit: 1 }];
+      expect(await push(store, 'unmet', { guard, hits })).toEqual({ ok: false, unmet: true });
+      expect(await push(store, 'counted', { hits })).toEqual({ ok: true, number: 1 });
+      expect(await push(store, 'over', { guard, hits })).toEqual({ ok: false, refused: [{ allowed: false, count: 1, retryAfterMs: 10_000 }] });
+    });
+
     it.runIf(options.sharedAcrossInstances)('numbers the entries of racing instances in list order, none twice', async () => {
       const { store, openPeer } = current();
       const stores = [store, await openPeer!()];
