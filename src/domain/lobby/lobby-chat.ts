@@ -1,4 +1,5 @@
 import type { UserPublic } from '../../../schema/user';
+import { isoTime } from '../iso-time';
 import { conflict, forbidden, invalid, type DomainError } from '../domain-error';
 import type { Actor } from './lobby-actor';
 import { isClosed, type LobbyPhase } from './lobby-state';
@@ -23,5 +24,5 @@ export function validateChat(phase: LobbyPhase, actor: Actor, message: unknown, 
 
 /** A message as stored and shown, but for its id, which the live store gives it as it stores it. */
 export function chatMessage(user: UserPublic, message: string, now: number): Omit<LobbyChatMessage, 'id'> {
-  return { user, message: message.trim(), created_at: new Date(now).toISOString() };
+  return { user, message: message.trim(), created_at: isoTime(now) };
 }

@@ -1,10 +1,10 @@
 import type { UserPublic } from '../../../schema/user';
+import { isoTime as iso } from '../iso-time';
 import { draftTurn } from './draft-turn';
 import { filledCount, isReady } from './lobby-membership';
 import { TEAMS, type LobbyState, type Slot } from './lobby-state';
 import type { LobbyDetail, LobbySlot, LobbySummary, LobbyVotes } from './lobby-wire';
 
-const iso = (ms: number): string => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
 
 /** Profiles are stored on join, so the fallback only guards a hand-edited document. */
