@@ -46,13 +46,15 @@ const UPDATE = 'u';
 const CHAT = 'c';
 const LIST = 'l';
 
+/** The JSON of a `lobby:update` payload; a LobbyUpdateRenderer's `json` writes the same, faster. */
+export type UpdateJson = (state: LobbyState, now: number) => string;
+
+const plainUpdateJson: UpdateJson = (state, now) => JSON.stringify({ code: state.code, version: state.version, lobby: lobbyDetail(state, now) });
+
 /** The `lobby:update` of each changed state, in version order, to publish with the write that makes them. */
-export function lobbyUpdates(states: readonly LobbyState[], now: number): Publication | undefined {
+export function lobbyUpdates(states: readonly LobbyState[], now: number, json: UpdateJson = plainUpdateJson): Publication | undefined {
   if (states.length === 0) return undefined;
-  const messages = states.map(
-    (state) =>
-      `${UPDATE}${state.code}\n${state.version}\n${state.phase}\n${JSON.stringify({ code: state.code, version: state.version, lobby: lobbyDetail(state, now) })}`,
-  );
+  const messages = states.map((state) => `${UPDATE}${state.code}\n${state.version}\n${state.phase}\n${json(state, now)}`);
   return { channel: LOBBY_FEED_CHANNEL, messages };
 }
 

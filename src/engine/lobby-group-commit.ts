@@ -5,6 +5,7 @@ import { READ_AGAIN, retryOnConflict, type CommitFailure } from './cas-retry';
 import type { CommandLimit, EngineLogger } from './engine-ports';
 import { awaitSettled, isDurable, keepOrUndo, pendingWrite, written, type LiveChange } from './durable-change';
 import { lobbyUpdates } from './lobby-broadcast';
+import { LobbyUpdateRenderer } from './lobby-update-renderer';
 import { lobbyDeadline } from './lobby-deadline';
 import { lobbyKey } from './live-keys';
 import { liveLobbyState, lobbyWrite, pendingOf, type LobbyDocuments } from './lobby-documents';
@@ -57,6 +58,8 @@ export class LobbyGroupCommit {
   readonly #known = new Map<string, VersionedDoc<LobbyState>>();
   /** Lobbies found stored in one piece (by an older version): written in full parts once, then in parts. */
   readonly #whole = new Set<string>();
+  /** The batches' `lobby:update` JSON, with the unchanged teams' and pool's kept (see LobbyUpdateRenderer). */
+  readonly #updates = new LobbyUpdateRenderer();
 
   constructor(
     private readonly live: LiveStore,
@@ -180,7 +183,7 @@ export class LobbyGroupCommit {
       const changes = decided.flatMap(({ result }) => (result.ok && result.after !== result.before ? [result.after] : []));
       // The deadline of the batch's last state, which is the one written, goes with the write.
       const renew = restored || pending.some((waiting) => waiting.renewsDeadline);
-      const publish = lobbyUpdates(changes, now);
+      const publish = lobbyUpdates(changes, now, this.#updates.json);
       const schedule = lobbyDeadline(first, last, now, renew);
       const lobby = lobbyWrite(last, storeVersion, this.#whole.has(code) ? undefined : first);
       // A durable change is written pending, announced and scheduled only once Postgres holds it (keepOrUndo).

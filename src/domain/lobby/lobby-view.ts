@@ -17,8 +17,12 @@ export function profileOf(state: LobbyState, userId: number): UserPublic {
 }
 
 export function voteCounts(state: LobbyState): LobbyVotes {
-  const counts: LobbyVotes = Object.fromEntries(state.mapPool.map((m) => [m, 0]));
-  for (const map of Object.values(state.votes)) if (map in counts) counts[map] += 1;
+  // fromEntries, not assignment: a map named like Object.prototype's own keys stays a plain key.
+  const counts: LobbyVotes = Object.fromEntries(state.mapPool.map((map) => [map, 0]));
+  for (const voter in state.votes) {
+    const map = state.votes[voter];
+    if (Object.hasOwn(counts, map)) counts[map] += 1;
+  }
   return counts;
 }
 
@@ -37,18 +41,39 @@ function slotView(state: LobbyState, slot: Slot, now: number): LobbySlot {
 
 /** The whole lobby as GET /api/lobbies/{code} and `lobby:update` carry it; `ready` is as of `now`. */
 export function lobbyDetail(state: LobbyState, now: number): LobbyDetail {
+  return { ...detailHead(state), teams: teamsView(state, now), pool: poolView(state), ...detailTail(state) };
+}
+
+/*
+ * A detail in its three kinds of part, in the wire's order (head, teams and pool, tail): a
+ * renderer may keep the JSON of the teams and the pool, the bulk of a lobby's bytes, while the
+ * state parts they come from are the same objects (see LobbyUpdateRenderer).
+ */
+
+export function detailHead(state: LobbyState): Pick<LobbyDetail, 'code' | 'name' | 'format' | 'phase' | 'host_id' | 'captains'> {
+  return { code: state.code, name: state.name, format: state.format, phase: state.phase, host_id: state.hostId, captains: { red: state.captains.red, blu: state.captains.blu } };
+}
+
+/** The seated teams as of `now`, which decides only the ready flags: see `readyChangesAt`. */
+export function teamsView(state: LobbyState, now: number): LobbyDetail['teams'] {
+  return { red: state.teams.red.map((s) => slotView(state, s, now)), blu: state.teams.blu.map((s) => slotView(state, s, now)) };
+}
+
+/** The first moment after `now` at which a ready flag lapses (and teamsView changes by time alone); Infinity when none will. */
+export function readyChangesAt(state: LobbyState, now: number): number {
+  let at = Number.POSITIVE_INFINITY;
+  for (const team of TEAMS) {
+    for (const slot of state.teams[team]) if (slot.userId !== null && slot.readyUntil !== null && slot.readyUntil > now && slot.readyUntil < at) at = slot.readyUntil;
+  }
+  return at;
+}
+
+export function poolView(state: LobbyState): LobbyDetail['pool'] {
+  return state.pool.map((id) => profileOf(state, id));
+}
+
+export function detailTail(state: LobbyState): Omit<LobbyDetail, 'code' | 'name' | 'format' | 'phase' | 'host_id' | 'captains' | 'teams' | 'pool'> {
   return {
-    code: state.code,
-    name: state.name,
-    format: state.format,
-    phase: state.phase,
-    host_id: state.hostId,
-    captains: { red: state.captains.red, blu: state.captains.blu },
-    teams: {
-      red: state.teams.red.map((s) => slotView(state, s, now)),
-      blu: state.teams.blu.map((s) => slotView(state, s, now)),
-    },
-    pool: state.pool.map((id) => profileOf(state, id)),
     map_pool: [...state.mapPool],
     votes: voteCounts(state),
     turn: draftTurn(state),
