@@ -86,8 +86,11 @@ export function lobbyWrite(state: LobbyState, expectedVersion: number, base?: Lo
  * without walking them; a part changed and changed back within a batch is written again, harmlessly.
  */
 function changedParts(base: LobbyState, state: LobbyState): string[] {
-  const names = new Set([...Object.keys(base), ...Object.keys(state)]) as Set<keyof LobbyState>;
-  return [...names].filter((name) => base[name] !== state[name]);
+  const changed: string[] = [];
+  for (const name in state) if (base[name as keyof LobbyState] !== state[name as keyof LobbyState]) changed.push(name);
+  // A part the state no longer has is written as removed.
+  for (const name in base) if (!Object.hasOwn(state, name)) changed.push(name);
+  return changed;
 }
 
 /**

@@ -105,6 +105,8 @@ export class LobbyEffects {
 
 /** What of a lobby's list entry can change after creation: its phase and how many are in it. */
 function summaryChanged(before: LobbyState, after: LobbyState): boolean {
+  // The listed counts come from these parts alone, which a change shares with the state before where it left them.
+  if (before.phase === after.phase && before.pool === after.pool && before.teams === after.teams) return false;
   const a = lobbySummary(before);
   const b = lobbySummary(after);
   return a.phase !== b.phase || a.players !== b.players || a.slots_filled !== b.slots_filled;

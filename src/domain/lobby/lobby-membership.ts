@@ -33,8 +33,11 @@ export function captainOf(state: LobbyState, userId: number): Team | null {
   return null;
 }
 
-export const seatedIds = (state: LobbyState): number[] =>
-  TEAMS.flatMap((team) => state.teams[team].flatMap((s) => (s.userId === null ? [] : [s.userId])));
+export function seatedIds(state: LobbyState): number[] {
+  const ids: number[] = [];
+  for (const team of TEAMS) for (const slot of state.teams[team]) if (slot.userId !== null) ids.push(slot.userId);
+  return ids;
+}
 
 export const filledCount = (state: LobbyState, team: Team): number =>
   state.teams[team].filter((s) => s.userId !== null).length;
