@@ -201,10 +201,9 @@ export interface LiveStore {
   /** Sliding-window rate counter: records a hit at `now` unless `limit` hits are already within `windowMs`. */
   hitWindow(key: string, now: number, windowMs: number, limit: number): Promise<WindowHit>;
 
-  /** Capped list, newest last: lobby chat. `publish` goes out in the same step (list order = delivery order). */
-  listPush(key: string, value: unknown, maxLength: number, publish?: Publication): Promise<void>;
-  /** A numbered push with its limit hits in one step: see NumberedPush. */
+  /** Capped list, newest last (lobby chat), its entries numbered, with limit hits and publication in one step: see NumberedPush. */
   pushNumbered(push: NumberedPush): Promise<NumberedPushResult>;
+  /** A capped list's entries, oldest first. */
   listRange<T = unknown>(key: string): Promise<T[]>;
 
   close(): Promise<void>;

@@ -244,13 +244,6 @@ export class MemoryLiveStore implements LiveStore {
     }
   }
 
-  async listPush(key: string, value: unknown, maxLength: number, publish?: Publication): Promise<void> {
-    this.#assertOpen();
-    checkPositiveInteger(maxLength, 'maxLength', 'listPush');
-    this.#pushCapped(this.#listOf(key), encodeValue(value, 'listPush'), maxLength);
-    this.#publishAll(publish);
-  }
-
   async pushNumbered(push: NumberedPush): Promise<NumberedPushResult> {
     this.#assertOpen();
     const { key, maxLength, sequence, entry, publish, hits = [], guard } = push;
@@ -265,7 +258,9 @@ export class MemoryLiveStore implements LiveStore {
     const number = this.#count(sequence);
     this.#countHits(hits);
     const numbered = (text: NumberedText) => text.before + number + text.after;
-    this.#pushCapped(this.#listOf(key), numbered(entry), maxLength);
+    const list = this.#listOf(key);
+    list.items.push(numbered(entry));
+    if (list.items.length > maxLength) list.items.splice(0, list.items.length - maxLength);
     if (publish) this.#publishAll({ channel: publish.channel, messages: publish.messages.map(numbered) });
     return { ok: true, number };
   }
@@ -285,11 +280,6 @@ export class MemoryLiveStore implements LiveStore {
     this.#entries.set(key, created);
     this.#wrote();
     return created;
-  }
-
-  #pushCapped(list: ListEntry, json: string, maxLength: number): void {
-    list.items.push(json);
-    if (list.items.length > maxLength) list.items.splice(0, list.items.length - maxLength);
   }
 
   async listRange<T = unknown>(key: string): Promise<T[]> {

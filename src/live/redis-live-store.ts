@@ -10,7 +10,7 @@ import {
 import { checkCommit, checkPositiveInteger, checkScore, checkWindowCheck, encodeParts, encodeValue, ttlMilliseconds } from './live-store-input';
 import { LiveStoreUnavailable } from './live-store-unavailable';
 import { firedLate } from '../clock/late-timer';
-import { CALL, CLAIM_DUE, COMMIT, COMPLETE_DUE, HIT_WINDOW, PUSH_CAPPED, PUSH_NUMBERED, READ_DOCS, type RedisClient, runScript } from './redis-scripts';
+import { CALL, CLAIM_DUE, COMMIT, COMPLETE_DUE, HIT_WINDOW, PUSH_NUMBERED, READ_DOCS, type RedisClient, runScript } from './redis-scripts';
 import { machineTime } from '../clock/machine-time';
 
 /**
@@ -337,12 +337,6 @@ export class RedisLiveStore implements LiveStore {
     checkWindowCheck(hit, 'hitWindow');
     const verdict = (await this.#call((deadline) => runScript(this.#client, HIT_WINDOW, this.#hitKeys([hit]), hitArgs([hit], 'hitWindow'), deadline))) as number[];
     return windowHit(verdict);
-  }
-
-  async listPush(key: string, value: unknown, maxLength: number, publish?: Publication): Promise<void> {
-    checkPositiveInteger(maxLength, 'maxLength', 'listPush');
-    const args = [encodeValue(value, 'listPush'), String(maxLength), ...this.#publishArgs(publish)];
-    await this.#call((deadline) => runScript(this.#client, PUSH_CAPPED, [this.#key(key)], args, deadline));
   }
 
   async pushNumbered(push: NumberedPush): Promise<NumberedPushResult> {

@@ -205,15 +205,6 @@ if not refused then countHitsAt(1, 1) end
 return verdicts[1]
 `);
 
-/** KEYS: the list. ARGV: JSON, max length; then optionally a channel and the messages to publish. */
-export const PUSH_CAPPED = lua(`
-redis.call('RPUSH', KEYS[1], ARGV[1])
-redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
-local PUBLISH_AT = 3
-${PUBLISH_REST}
-return 1
-`);
-
 /**
  * A numbered push (see NumberedPush in live-store.ts). KEYS: the hits' windows, then the hit
  * sequence (only when there are hits), the guarded document (only with a guard), the list, the

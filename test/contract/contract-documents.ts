@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CasWrite } from '../../src/live/live-store';
-import type { LiveStoreHarness } from './live-store-harness';
+import { pushText, type LiveStoreHarness } from './live-store-harness';
 
 /** Creates 'k' and sets member 'm' of `queue` due at `dueAt` in the same compare-and-set. */
 const writeWithDeadline = (h: LiveStoreHarness, queue: string, dueAt: number) =>
@@ -118,7 +118,7 @@ export function documentRules(current: () => LiveStoreHarness): void {
 
     it('holds one kind of data per key: reading a list as a document fails', async () => {
       const { store } = current();
-      await store.listPush('kind:list', 'x', 10);
+      await pushText(store, 'kind:list', 'x');
       await expect(store.get('kind:list')).rejects.toThrow(/WRONGTYPE/);
     });
 
@@ -128,7 +128,7 @@ export function documentRules(current: () => LiveStoreHarness): void {
       ['an undefined value', (h) => h.store.compareAndSet([{ key: 'k', expectedVersion: 0, value: undefined }])],
       ['a TTL of 0', (h) => h.store.compareAndSet([{ key: 'k', expectedVersion: 0, value: 1, ttlMs: 0 }])],
       ['an expiry of -1 ms', (h) => h.store.expire('k', -1)],
-      ['a list cap of 0', (h) => h.store.listPush('k', 1, 0)],
+      ['a list cap of 0', (h) => pushText(h.store, 'k', 'x', { maxLength: 0 })],
       ['a rate limit of 0', (h) => h.store.hitWindow('k', 0, 1000, 0)],
       ['a fractional claim limit', (h) => h.store.claimDue('k', 0, 1.5)],
       ['a NaN score', (h) => h.store.scoreSet('k', 'm', Number.NaN)],

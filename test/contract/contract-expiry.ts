@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LiveStore } from '../../src/live/live-store';
-import { ACTABLE_TTL_MS, expectAfterExpiry, type LiveStoreHarness, passTime, SHORT_TTL_MS } from './live-store-harness';
+import { ACTABLE_TTL_MS, expectAfterExpiry, type LiveStoreHarness, passTime, pushText, SHORT_TTL_MS } from './live-store-harness';
 
 const LONG_TTL_MS = 60_000;
 
@@ -59,7 +59,7 @@ export function expiryRules(current: () => LiveStoreHarness): void {
 
     it.each<[string, (s: LiveStore) => Promise<unknown>, (s: LiveStore) => Promise<boolean>]>([
       ['a counter', (s) => s.increment('ttl:any'), async (s) => (await s.increment('ttl:any')) === 1],
-      ['a list', (s) => s.listPush('ttl:any', 'x', 5), async (s) => (await s.listRange('ttl:any')).length === 0],
+      ['a list', (s) => pushText(s, 'ttl:any', 'x'), async (s) => (await s.listRange('ttl:any')).length === 0],
       ['a score set', (s) => s.scoreSet('ttl:any', 'm', 1), async (s) => (await s.scoreRange('ttl:any', -Infinity, Infinity)).length === 0],
     ])('expires %s too', async (_, write, isGone) => {
       const harness = current();

@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LiveStore, NumberedPush } from '../../src/live/live-store';
-import { waitForCount, type LiveStoreContractOptions, type LiveStoreHarness } from './live-store-harness';
+import { pushText, waitForCount, type LiveStoreContractOptions, type LiveStoreHarness } from './live-store-harness';
 
-const numbered = (text: string) => ({ before: '{"n":', after: `,"text":${JSON.stringify(text)}}` });
-
-const push = (store: LiveStore, text: string, extra: Partial<NumberedPush> = {}) =>
-  store.pushNumbered({ key: 'chat', maxLength: 10, sequence: 'chat-seq', entry: numbered(text), ...extra });
+const push = (store: LiveStore, text: string, extra: Partial<NumberedPush> = {}) => pushText(store, 'chat', text, extra);
 
 /** Numbered pushes (lobby chat) and reads of a document's named parts. */
 export function numberedRules(current: () => LiveStoreHarness, options: LiveStoreContractOptions): void {
@@ -19,9 +16,9 @@ export function numberedRules(current: () => LiveStoreHarness, options: LiveStor
 
     it('counts on from the same counter increment counts on', async () => {
       const { store } = current();
-      await store.increment('chat-seq');
+      await store.increment('chat:seq');
       expect(await push(store, 'one')).toEqual({ ok: true, number: 2 });
-      expect(await store.increment('chat-seq')).toBe(3);
+      expect(await store.increment('chat:seq')).toBe(3);
     });
 
     it('keeps only the newest maxLength entries', async () => {
@@ -58,7 +55,7 @@ export function numberedRules(current: () => LiveStoreHarness, options: LiveStor
       const refused = await push(store, 'two', { hits: [{ ...hits[0], now: 4000 }], publish });
       expect(refused).toEqual({ ok: false, refused: [{ allowed: false, count: 1, retryAfterMs: 7000 }] });
       expect(await store.listRange('chat')).toEqual([{ n: 1, text: 'one' }]);
-      expect(await store.increment('chat-seq')).toBe(2);
+      expect(await store.increment('chat:seq')).toBe(2);
       await store.publish('feed', 'marker');
       await waitForCount(received, 2, 'the first message and the marker');
       expect(received).toEqual(['1', 'marker']);
@@ -69,11 +66,11 @@ export function numberedRules(current: () => LiveStoreHarness, options: LiveStor
       const { store } = current();
       await store.compareAndSet([{ key: 'chat', expectedVersion: 0, value: 'a document' }]);
       await expect(push(store, 'one')).rejects.toThrow(/WRONGTYPE/);
-      expect(await store.increment('chat-seq')).toBe(1);
+      expect(await store.increment('chat:seq')).toBe(1);
     });
 
-    it('refuses a maxLength that is not a positive whole number', async () => {
-      await expect(push(current().store, 'one', { maxLength: 0 })).rejects.toThrow(RangeError);
+    it('ranges an absent list as empty', async () => {
+      expect(await current().store.listRange('chat:absent')).toEqual([]);
     });
 
     it("pushes only while its guard holds: the document's part one of the values, none of the named parts there", async () => {
@@ -86,7 +83,7 @@ export function numberedRules(current: () => LiveStoreHarness, options: LiveStor
       await store.compareAndSet([{ key: 'lobby', expectedVersion: 2, value: { phase: 'live', '~pending': { until: 1 } }, parts: ['phase', '~pending'] }]);
       expect(await push(store, 'pending', { guard })).toEqual({ ok: false, unmet: true });
       expect(await store.listRange('chat')).toEqual([{ n: 1, text: 'open' }]);
-      expect(await store.increment('chat-seq')).toBe(2);
+      expect(await store.increment('chat:seq')).toBe(2);
     });
 
     it('finds its guard unmet on an absent document and on one stored in one piece', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { LiveStoreHarness } from './live-store-harness';
+import { pushText, type LiveStoreHarness } from './live-store-harness';
 
-/** Score sets, deadline queues, rate windows and capped lists. Times here are arguments, not the clock. */
+/** Score sets, deadline queues and rate windows (numbered lists: contract-numbered.ts). Times here are arguments, not the clock. */
 export function orderedRules(current: () => LiveStoreHarness): void {
   describe('score sets', () => {
     it('ranges members by score, bounds included, ties by member', async () => {
@@ -111,7 +111,7 @@ export function orderedRules(current: () => LiveStoreHarness): void {
 
     it('fails a compare-and-set whose deadline queue holds another kind of data, writing nothing', async () => {
       const { store } = current();
-      await store.listPush('kind:list', 'x', 10);
+      await pushText(store, 'kind:list', 'x');
       const call = store.compareAndSet([{ key: 'doc', expectedVersion: 0, value: 'v1' }], undefined, { queue: 'kind:list', member: 'm', dueAt: 100 });
       await expect(call).rejects.toThrow(/WRONGTYPE/);
       expect(await store.get('doc')).toBeNull();
@@ -165,25 +165,6 @@ export function orderedRules(current: () => LiveStoreHarness): void {
       const { store } = current();
       await store.hitWindow('rate:a', 1000, 100, 1);
       expect((await store.hitWindow('rate:b', 1000, 100, 1)).allowed).toBe(true);
-    });
-  });
-
-  describe('capped lists', () => {
-    it('returns pushed values oldest first, as written', async () => {
-      const { store } = current();
-      await store.listPush('chat', { from: 'a', text: 'hi' }, 10);
-      await store.listPush('chat', 'plain', 10);
-      expect(await store.listRange('chat')).toEqual([{ from: 'a', text: 'hi' }, 'plain']);
-    });
-
-    it('keeps only the newest maxLength values', async () => {
-      const { store } = current();
-      for (const n of [1, 2, 3, 4, 5]) await store.listPush('chat', n, 3);
-      expect(await store.listRange('chat')).toEqual([3, 4, 5]);
-    });
-
-    it('ranges an absent list as empty', async () => {
-      expect(await current().store.listRange('chat:absent')).toEqual([]);
     });
   });
 }

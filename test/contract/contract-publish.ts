@@ -63,16 +63,6 @@ export function publishRules(current: () => LiveStoreHarness, options: LiveStore
       expect(await store.getMany(['feed:a', 'feed:b'])).toEqual([{ version: 1, value: 'a' }, { version: 1, value: 'b' }]);
     });
 
-    it('publishes with a list push, in list order', async () => {
-      const { store } = current();
-      const received: string[] = [];
-      await store.subscribe('feed', (message) => received.push(message));
-      await store.listPush('feed:list', 'one', 10, { channel: 'feed', messages: ['one'] });
-      await store.listPush('feed:list', 'two', 10, { channel: 'feed', messages: ['two'] });
-      await waitForCount(received, 2, 'published messages');
-      expect(received).toEqual(await store.listRange('feed:list'));
-    });
-
     it(`delivers ${COMMITS} versions written by racing writers in strictly increasing order, none missing`, async () => {
       const { store, openPeer } = current();
       const stores = options.sharedAcrossInstances ? [store, await openPeer!()] : [store];

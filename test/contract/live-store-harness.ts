@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { LiveStore } from '../../src/live/live-store';
+import type { LiveStore, NumberedPush, NumberedPushResult } from '../../src/live/live-store';
 import { poll } from '../support/poll';
 
 /**
@@ -15,6 +15,13 @@ export interface LiveStoreHarness {
 }
 
 export type MakeLiveStore = () => Promise<LiveStoreHarness>;
+
+/** An entry `{"n": <its number>, "text": text}` as a numbered push writes it (see NumberedPush). */
+export const numberedText = (text: string) => ({ before: '{"n":', after: `,"text":${JSON.stringify(text)}}` });
+
+/** A numbered push of `text` onto the list `key` (at most 10 kept), numbered by the counter `<key>:seq`. */
+export const pushText = (store: LiveStore, key: string, text: string, extra: Partial<NumberedPush> = {}): Promise<NumberedPushResult> =>
+  store.pushNumbered({ key, maxLength: 10, sequence: `${key}:seq`, entry: numberedText(text), ...extra });
 
 export interface LiveStoreContractOptions {
   /** True when two instances of the store see one state (Redis): the cross-instance races run. */

@@ -6,6 +6,7 @@ import { startTestServerWithLogin, type TestServerWithLogin } from '../support/l
 import { figure, timed, until } from '../support/timing';
 import { startOwnRedis, type OwnRedis } from '../support/own-redis';
 import { connect } from '../realtime/support/socket-client';
+import { pushText } from '../contract/live-store-harness';
 
 describe('the Redis live store when Redis stops answering', () => {
   let redis: OwnRedis;
@@ -35,7 +36,7 @@ describe('the Redis live store when Redis stops answering', () => {
   it('refuses plain writes sent before a pause once their caller has given up (push, counter, schedule)', async () => {
     redis.pause();
     const failures = await Promise.all([
-      store.listPush('chat', { text: 'late' }, 10).catch((e: unknown) => e),
+      pushText(store, 'chat', 'late').catch((e: unknown) => e),
       store.increment('counter').catch((e: unknown) => e),
       store.schedule('queue', 'member', 1).catch((e: unknown) => e),
     ]);
