@@ -1,17 +1,14 @@
 import { notFound } from '../domain/domain-error';
-import { chatMessage, isClosed, LOBBY_PHASES, validateChat, type LobbyChatMessage, type LobbyPhase } from '../domain/lobby';
+import { chatMessage, validateChat, type LobbyChatMessage, type LobbyPhase } from '../domain/lobby';
 import type { Caller } from '../identity/caller';
 import type { CommandGate } from './engine-ports';
-import { LOBBY_CHAT_SEQUENCE, lobbyChatKey, lobbyKey } from './live-keys';
+import { LOBBY_CHAT_SEQUENCE, lobbyChatKey } from './live-keys';
 import { actorOf, requireUser } from './lobby-actors';
 import { numberedChat } from './lobby-broadcast';
 import type { LobbyContext } from './lobby-context';
-import { PENDING_PART } from './lobby-documents';
 
 /** Chat keeps the last 200 messages of a lobby (GET /chat answers them). */
 export const CHAT_HISTORY = 200;
-
-const OPEN_PHASES = LOBBY_PHASES.filter((phase) => !isClosed(phase));
 
 /**
  * Posts a chat message, in one round trip in the common case: the limit is counted, the lobby
@@ -47,15 +44,15 @@ export async function postChat(
       sequence: LOBBY_CHAT_SEQUENCE,
       ...numberedChat(code, unnumbered),
       hits: gate.limit ? [gate.limit.hit] : [],
-      ...(guarded ? { guard: { key: lobbyKey(code), part: 'phase', oneOf: OPEN_PHASES, without: [PENDING_PART] } } : {}),
+      ...(guarded ? { guard: ctx.documents.openGuard(code) } : {}),
     });
     if (pushed.ok) return { id: pushed.number, ...unnumbered };
     if ('unmet' in pushed) return null;
     throw gate.limit!.refuse(pushed.refused.find((verdict) => !verdict.allowed)!);
   };
   // Which refusal comes first depends on the phase (a closed lobby's before an empty message's):
-  // only a message the rules take on an open lobby goes out before the phase is known.
-  const posted = validateChat(OPEN_PHASES[0], actor, message, now) === null ? await post(message as string, true) : null;
+  // only a message the rules take on an open lobby (as in any open phase) goes out before the phase is known.
+  const posted = validateChat('gathering', actor, message, now) === null ? await post(message as string, true) : null;
   if (posted) return posted;
   const phase = await visiblePhase(code);
   const problem = phase === null ? notFound('lobby not found') : validateChat(phase, actor, message, now);

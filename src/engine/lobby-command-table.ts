@@ -56,7 +56,7 @@ const RUNS: { [N in LobbyCommandName]: CommandRun<N> } = {
   'force-start': domain(() => ({ type: 'force-start' })),
   'set-class': domain((b) => ({ type: 'set-class', class: b.class })),
   'vote-map': domain((b) => ({ type: 'vote-map', map: b.map })),
-  // Chat counts its limit in the push that stores it (see LobbyEngine.chat).
+  // Chat counts its limit in the push that stores it (see postChat).
   chat: async (engine, code, body, caller, gate) => {
     await engine.chat(code, caller, body.message, gate);
     return OK;

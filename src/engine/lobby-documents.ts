@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { isClosed, LobbyState, openMembers, type LobbyPhase } from '../domain/lobby';
-import type { CasWrite, LiveStore, VersionedDoc } from '../live/live-store';
+import { isClosed, LOBBY_PHASES, LobbyState, openMembers, type LobbyPhase } from '../domain/lobby';
+import type { CasWrite, LiveStore, PartGuard, VersionedDoc } from '../live/live-store';
 import type { WrittenKey } from './durable-change';
 import type { EngineLogger, LobbyRecords } from './engine-ports';
 import { lobbyKey, lobbyMemberKey } from './live-keys';
@@ -40,6 +40,8 @@ export function liveLobbyState(value: unknown): LobbyState {
   }
   return state;
 }
+
+const OPEN_PHASES = LOBBY_PHASES.filter((phase) => !isClosed(phase));
 
 /** The part of a lobby's document that marks a durable change as pending (see PendingMark). */
 export const PENDING_PART = '~pending';
@@ -137,6 +139,14 @@ export class LobbyDocuments {
     const phase = mark ? mark.before?.phase : doc.value.phase;
     if (phase === undefined && !mark) throw new Error('the live store holds something that is not a lobby');
     return phase ?? null;
+  }
+
+  /**
+   * A guard (see PartGuard) that holds while readers see the lobby open: its phase not closed and
+   * no durable change pending. Where it does not hold, `visiblePhase` says what readers see.
+   */
+  openGuard(code: string): PartGuard {
+    return { key: lobbyKey(code), part: 'phase', oneOf: OPEN_PHASES, without: [PENDING_PART] };
   }
 
   /** Whether the lobby's creation is pending (see PendingMark): `load` answers null for it. */

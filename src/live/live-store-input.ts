@@ -1,4 +1,4 @@
-import type { CasWrite, Commit, DueEntry, WindowCheck } from './live-store';
+import type { CasWrite, Commit, DueEntry, NumberedPush, WindowCheck } from './live-store';
 
 /**
  * Argument rules shared by both live stores, so that a bad call fails the same way on either
@@ -48,6 +48,12 @@ export function checkCommit(commit: Commit): void {
     }
   }
   for (const hit of commit.hits ?? []) checkWindowCheck(hit, 'commit');
+}
+
+/** The checks of pushNumbered: a positive whole list length, and its hits as hitWindow takes them. */
+export function checkNumberedPush(push: NumberedPush): void {
+  checkPositiveInteger(push.maxLength, 'maxLength', 'pushNumbered');
+  for (const hit of push.hits ?? []) checkWindowCheck(hit, 'pushNumbered');
 }
 
 /** A limit hit as `hitWindow` takes it: a time, a positive window and a positive whole limit. */

@@ -4,7 +4,7 @@ import {
   DEFAULT_LEASE_MS, type CasResult, type CasWrite, type Commit, type CommitResult, type DueEntry, type LiveStore, type NumberedPush,
   type NumberedPushResult, type NumberedText, type PartGuard, type Publication, type Unsubscribe, type VersionedDoc, type WindowCheck, type WindowHit,
 } from './live-store';
-import { checkCommit, checkPositiveInteger, checkScore, checkWindowCheck, encodeValue, ttlMilliseconds } from './live-store-input';
+import { checkCommit, checkPositiveInteger, checkScore, checkNumberedPush, checkWindowCheck, encodeValue, ttlMilliseconds } from './live-store-input';
 
 /**
  * The in-process live store, for one server instance with nothing configured. It mirrors Redis
@@ -247,8 +247,7 @@ export class MemoryLiveStore implements LiveStore {
   async pushNumbered(push: NumberedPush): Promise<NumberedPushResult> {
     this.#assertOpen();
     const { key, maxLength, sequence, entry, publish, hits = [], guard } = push;
-    checkPositiveInteger(maxLength, 'maxLength', 'pushNumbered');
-    for (const hit of hits) checkWindowCheck(hit, 'pushNumbered');
+    checkNumberedPush(push);
     const verdicts = this.#windowVerdicts(hits);
     if (verdicts.some((verdict) => !verdict.allowed)) return { ok: false, refused: verdicts };
     if (guard && !this.#holds(guard)) return { ok: false, unmet: true };

@@ -7,7 +7,7 @@ import {
   DEFAULT_LEASE_MS, type CasResult, type CasWrite, type Commit, type CommitResult, type DueEntry, type LiveStore, type NumberedPush,
   type NumberedPushResult, type Publication, type Unsubscribe, type VersionedDoc, type WindowCheck, type WindowHit,
 } from './live-store';
-import { checkCommit, checkPositiveInteger, checkScore, checkWindowCheck, encodeParts, encodeValue, ttlMilliseconds } from './live-store-input';
+import { checkCommit, checkPositiveInteger, checkScore, checkNumberedPush, checkWindowCheck, encodeParts, encodeValue, ttlMilliseconds } from './live-store-input';
 import { LiveStoreUnavailable } from './live-store-unavailable';
 import { firedLate } from '../clock/late-timer';
 import { CALL, CLAIM_DUE, COMMIT, COMPLETE_DUE, HIT_WINDOW, PUSH_NUMBERED, READ_DOCS, type RedisClient, runScript } from './redis-scripts';
@@ -341,8 +341,7 @@ export class RedisLiveStore implements LiveStore {
 
   async pushNumbered(push: NumberedPush): Promise<NumberedPushResult> {
     const { key, maxLength, sequence, entry, publish, hits = [], guard } = push;
-    checkPositiveInteger(maxLength, 'maxLength', 'pushNumbered');
-    for (const hit of hits) checkWindowCheck(hit, 'pushNumbered');
+    checkNumberedPush(push);
     const keys = [...this.#hitKeys(hits), ...(guard ? [this.#key(guard.key)] : []), this.#key(key), this.#key(sequence)];
     const args = [String(hits.length), String(maxLength), guard ? '1' : '0', ...hitArgs(hits, 'pushNumbered')];
     if (guard) {
