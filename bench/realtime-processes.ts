@@ -31,11 +31,12 @@ export async function startProcess(script: string, env: Record<string, string>):
   const inherited = { ...process.env };
   delete inherited.REDIS_URL;
   delete inherited.REDIS_PREFIX;
-  // BENCH_NODE_ARGS reaches the servers only, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof' to profile them.
+  // BENCH_NODE_ARGS reaches the servers only, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof' to profile them;
+  // BENCH_SERVER_STDOUT=1 shows their standard output (what '--trace-gc' prints).
   const command = `ulimit -n ${FD_LIMIT} 2>/dev/null || ulimit -n $(ulimit -Hn); exec "${process.execPath}" ${process.env.BENCH_NODE_ARGS ?? ''} --import tsx ${script}`;
   const child: ChildProcess = spawn('bash', ['-c', command], {
     env: { ...inherited, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;

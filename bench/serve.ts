@@ -8,9 +8,13 @@
  * a benchmark sends when its measured phase begins (setup and start-up stay out of the profile)
  * and writes the profile when SIGTERM stops it (`--cpu-prof` wrote nothing for a child ended by a
  * signal). `tsx bench/profile-summary.ts /path/x.cpuprofile` summarises it.
+ *
+ * BENCH_HEAP_PROFILE=/path/x.heapprofile samples allocations the same way, counting what the
+ * collector already took too: where the allocation of a command comes from, garbage included.
  */
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type * as Main from '../src/main';
 import type * as ConfigModule from '../src/config/config';
 
@@ -21,10 +25,18 @@ const { startServer } = (await import(`${root}/main${process.env.BENCH_SOURCES ?
 const { loadConfig } = (await import(`${root}/config/config${process.env.BENCH_SOURCES ? '' : '.js'}`)) as typeof ConfigModule;
 
 const profilePath = process.env.BENCH_CPU_PROFILE;
-const inspector = profilePath ? new Session() : null;
+const heapPath = process.env.BENCH_HEAP_PROFILE;
+const inspector = profilePath || heapPath ? new Session() : null;
 /** Only the process a benchmark signalled writes the profile (a run may start several servers). */
 let profiling = false;
-if (inspector) {
+if (inspector && heapPath) {
+  inspector.connect();
+  await inspector.post('HeapProfiler.enable');
+  process.once('SIGUSR2', () => {
+    profiling = true;
+    void inspector.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  });
+} else if (inspector) {
   inspector.connect();
   await inspector.post('Profiler.enable');
   await inspector.post('Profiler.setSamplingInterval', { interval: 200 });
@@ -34,12 +46,24 @@ if (inspector) {
   });
 }
 
+// BENCH_LOOP_DELAY=1: the event loop's delays from SIGUSR2 on, printed to stderr at SIGTERM.
+const loopDelay = process.env.BENCH_LOOP_DELAY ? monitorEventLoopDelay({ resolution: 1 }) : null;
+if (loopDelay) process.once('SIGUSR2', () => loopDelay.enable());
+
 const server = await startServer({
   config: loadConfig(process.env),
   rawPublicRoutes: !process.argv.includes('--express-public'),
 });
 process.once('SIGTERM', async () => {
-  if (inspector && profilePath && profiling) {
+  if (loopDelay) {
+    const ms = (ns: number) => (ns / 1e6).toFixed(1);
+    console.error(`event loop delay: p50 ${ms(loopDelay.percentile(50))} ms, p99 ${ms(loopDelay.percentile(99))} ms, max ${ms(loopDelay.max)} ms`);
+  }
+  if (inspector && heapPath && profiling) {
+    const { profile } = await inspector.post('HeapProfiler.stopSampling');
+    await writeFile(heapPath, JSON.stringify(profile));
+    inspector.disconnect();
+  } else if (inspector && profilePath && profiling) {
     const { profile } = await inspector.post('Profiler.stop');
     await writeFile(profilePath, JSON.stringify(profile));
     inspector.disconnect();

@@ -23,6 +23,26 @@ export interface NativeRequest {
   declaredLength: number;
 }
 
+/** A class, its lazy peer a getter on the prototype: see HeaderPresented (src/door/presented-request.ts) for why. */
+class UwsRequest implements NativeRequest {
+  #peer: string | undefined;
+
+  constructor(
+    private readonly res: HttpResponse,
+    readonly headers: Record<string, string>,
+    readonly method: string,
+    readonly path: string,
+    readonly target: string,
+    readonly declaredLength: number,
+  ) {}
+
+  // Read on first use: uWS asks the kernel (getpeername) on every call, about 2% of a lobby
+  // command's server time, and most requests never need it (a session's lobby command).
+  get peer(): string {
+    return (this.#peer ??= remoteAddress(this.res));
+  }
+}
+
 export function readNativeRequest(req: HttpRequest, res: HttpResponse, method: string): NativeRequest {
   const headers: Record<string, string> = {};
   // Repeated headers are joined as Node joins them (cookies with '; '), never "the last one wins".
@@ -33,19 +53,8 @@ export function readNativeRequest(req: HttpRequest, res: HttpResponse, method: s
   const path = req.getUrl();
   const query = req.getQuery();
   const length = headers['content-length'];
-  let peer: string | undefined;
-  return {
-    headers,
-    method,
-    path,
-    target: query ? `${path}?${query}` : path,
-    // Read on first use: uWS asks the kernel (getpeername) on every call, about 2% of a lobby
-    // command's server time, and most requests never need it (a session's lobby command).
-    get peer() {
-      return (peer ??= remoteAddress(res));
-    },
-    declaredLength: length !== undefined ? Number(length) : headers['transfer-encoding'] !== undefined ? Number.POSITIVE_INFINITY : 0,
-  };
+  const declaredLength = length !== undefined ? Number(length) : headers['transfer-encoding'] !== undefined ? Number.POSITIVE_INFINITY : 0;
+  return new UwsRequest(res, headers, method, path, query ? `${path}?${query}` : path, declaredLength);
 }
 
 /** The peer's address as uWS gives it; 'unknown' once the response may no longer be touched (the client went away). */
@@ -59,12 +68,7 @@ function remoteAddress(res: HttpResponse): string {
 
 /** The presented credentials of a native request, with the client address the composition root derives (on first use, see `peer`). */
 export function presentedOfNative(request: NativeRequest, addressOf: (peer: string, forwardedFor: string | undefined) => string): PresentedRequest {
-  const presented = presentedFromHeaders(request.headers, request, '');
-  let address: string | undefined;
-  return Object.defineProperty(presented, 'clientAddress', {
-    get: () => (address ??= addressOf(request.peer, request.headers['x-forwarded-for'])),
-    enumerable: true,
-  });
+  return presentedFromHeaders(request.headers, request, () => addressOf(request.peer, request.headers['x-forwarded-for']));
 }
 
 /**

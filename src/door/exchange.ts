@@ -95,6 +95,25 @@ export interface ExchangeRequest {
 
 const PUBLIC_CACHE = 'public, max-age=30';
 
+/**
+ * A handler's input, its logger made on first use. A class, the getter on its prototype: see
+ * HeaderPresented (presented-request.ts) for what a getter in an object literal costs.
+ */
+class ExchangeInput<R, C> implements HandlerInput<R, C> {
+  constructor(
+    readonly params: ParamsOf<R>,
+    readonly query: QueryOf<R>,
+    readonly body: BodyOf<R>,
+    readonly caller: C,
+    readonly trail: AnswerTrail,
+    private readonly logOf: () => Logger,
+  ) {}
+
+  get log(): Logger {
+    return this.logOf();
+  }
+}
+
 /** Runs `next` on a value now, or once its promise settles: a fresh cached read stays synchronous. */
 function then<T, U>(value: T | Promise<T>, next: (value: T) => U | Promise<U>): U | Promise<U> {
   return value instanceof Promise ? value.then(next) : next(value);
@@ -171,7 +190,7 @@ function exchange<R extends RouteContract, C>(...[deps, route, authenticate, req
       return then(request.input(), (raw) => {
         if (settled) return;
         const { params, query, body } = parseRouteInput(route, raw);
-        const input = { params, query, body, caller, trail, get log() { return logOf(); } };
+        const input = new ExchangeInput(params, query, body, caller, trail, logOf);
         return then(inScope(deps, presented.requestId, 'handler', () => handler(input)), finish);
       });
     });
