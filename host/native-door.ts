@@ -128,29 +128,35 @@ export class NativeResponse implements DoorResponse {
     this.done = true;
     if (this.aborted) return;
     const text = answer.bytes ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
-    const headers = { ...answer.headers };
-    const close = Object.entries(headers).some(([name, value]) => name.toLowerCase() === 'connection' && value === 'close');
-    const contentType = contentTypeOf(answer);
-    for (const name of Object.keys(headers)) if (name.toLowerCase() === 'connection' || name.toLowerCase() === 'content-type') delete headers[name];
     const unread = this.bodyComplete ? 0 : Number.isFinite(this.request.declaredLength) ? this.request.declaredLength - this.received : Number.POSITIVE_INFINITY;
-    this.res.cork(() => {
-      // A paused response (the streamed upload) is resumed, or its answer could sit behind the paused socket.
-      if (this.#paused) this.res.resume();
-      this.res.writeStatus(statusLine(answer.status));
-      if (contentType !== null) this.res.writeHeader('Content-Type', contentType);
-      for (const [name, value] of Object.entries(headers)) this.res.writeHeader(name, value);
-      if (answer.status === 304) {
-        // Not modified: no body, and no length (it would be the one a 200 carries).
-        this.res.endWithoutBody(undefined, close);
-        return;
-      }
-      if (this.head) {
-        // uWS does not know HEAD: the length a GET would get, and no body (host/uws-host.ts endAnswer).
-        if (close) this.res.writeHeader('Connection', 'close');
-        endAnswer(this.res, text, true);
-        return;
-      }
-      endNative(this.res, text, { close, unreadBytes: unread });
-    });
+    this.res.cork(() => this.#write(answer, text, unread));
+  }
+
+  #write(answer: Answer, text: string | Buffer, unread: number): void {
+    // A paused response (the streamed upload) is resumed, or its answer could sit behind the paused socket.
+    if (this.#paused) this.res.resume();
+    this.res.writeStatus(statusLine(answer.status));
+    const contentType = contentTypeOf(answer);
+    if (contentType !== null) this.res.writeHeader('Content-Type', contentType);
+    // Connection and Content-Type are uWS's to write (above, and by `end`): the others as given.
+    let close = false;
+    for (const name in answer.headers) {
+      const value = answer.headers[name];
+      const lower = name.toLowerCase();
+      if (lower === 'connection') close ||= value === 'close';
+      else if (lower !== 'content-type') this.res.writeHeader(name, value);
+    }
+    if (answer.status === 304) {
+      // Not modified: no body, and no length (it would be the one a 200 carries).
+      this.res.endWithoutBody(undefined, close);
+      return;
+    }
+    if (this.head) {
+      // uWS does not know HEAD: the length a GET would get, and no body (host/uws-host.ts endAnswer).
+      if (close) this.res.writeHeader('Connection', 'close');
+      endAnswer(this.res, text, true);
+      return;
+    }
+    endNative(this.res, text, { close, unreadBytes: unread });
   }
 }
