@@ -165,7 +165,7 @@ export async function benchLobbyRest(): Promise<string[]> {
     setup = `  setup: ${members.length} logins in ${((loggedIn - setupStarted) / 1000).toFixed(1)} s, ${LOBBIES} lobbies in ${((performance.now() - loggedIn) / 1000).toFixed(1)} s`;
     const mix = (n: number) => oneCommand(server.url, pickOne(tables), n % CHAT_EVERY === CHAT_EVERY - 1);
     // bench/serve.ts profiles (BENCH_CPU_PROFILE, BENCH_HEAP_PROFILE) or times its loop (BENCH_LOOP_DELAY) from here on.
-    if (process.env.BENCH_CPU_PROFILE || process.env.BENCH_HEAP_PROFILE || process.env.BENCH_LOOP_DELAY) process.kill(server.pid, 'SIGUSR2');
+    if (['BENCH_CPU_PROFILE', 'BENCH_HEAP_PROFILE', 'BENCH_LOOP_DELAY'].some((name) => process.env[name])) process.kill(server.pid, 'SIGUSR2');
     await drive(server.url, WARM_UP_S, mix, server.pid);
     ours = await drive(server.url, SECONDS, mix, server.pid);
   } finally {

@@ -11,6 +11,8 @@
  *
  * BENCH_HEAP_PROFILE=/path/x.heapprofile samples allocations the same way, counting what the
  * collector already took too: where the allocation of a command comes from, garbage included.
+ * With BENCH_HEAP_PROMOTED=1 as well, only what outlived the young generation (promoted to old
+ * space, the part that makes scavenges slow).
  */
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -34,7 +36,7 @@ if (inspector && heapPath) {
   await inspector.post('HeapProfiler.enable');
   process.once('SIGUSR2', () => {
     profiling = true;
-    void inspector.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    void inspector.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !process.env.BENCH_HEAP_PROMOTED });
   });
 } else if (inspector) {
   inspector.connect();
