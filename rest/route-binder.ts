@@ -31,8 +31,11 @@ export function expressDoorDeps(req: Request): ExpressDoorDeps {
 
 /** The presented request of an express request: the one header reading of src/door/presented-request.ts. */
 export function presentedOf(req: Request, deps: ExpressDoorDeps): PresentedRequest {
-  const forwarded = req.headers['x-forwarded-for'];
-  const address = deps.addressOf(req.ip ?? '', Array.isArray(forwarded) ? forwarded.join(',') : forwarded);
+  // Derived on first use, as at the native door: most requests never ask for it.
+  const address = () => {
+    const forwarded = req.headers['x-forwarded-for'];
+    return deps.addressOf(req.ip ?? '', Array.isArray(forwarded) ? forwarded.join(',') : forwarded);
+  };
   return presentedFromHeaders(req.headers, { method: req.method, path: req.path, target: req.originalUrl }, address);
 }
 
