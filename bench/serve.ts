@@ -26,26 +26,40 @@ const root = process.env.BENCH_SOURCES ? '../src' : '../dist/src';
 const { startServer } = (await import(`${root}/main${process.env.BENCH_SOURCES ? '' : '.js'}`)) as typeof Main;
 const { loadConfig } = (await import(`${root}/config/config${process.env.BENCH_SOURCES ? '' : '.js'}`)) as typeof ConfigModule;
 
-const profilePath = process.env.BENCH_CPU_PROFILE;
-const heapPath = process.env.BENCH_HEAP_PROFILE;
-const inspector = profilePath || heapPath ? new Session() : null;
+/** One profile of the measured phase: how it starts, and how its result is taken at the end. */
+interface Profiling {
+  path: string;
+  start(session: Session): Promise<unknown>;
+  stop(session: Session): Promise<{ profile: object }>;
+}
+
+const profiling: Profiling | null = process.env.BENCH_HEAP_PROFILE
+  ? {
+      path: process.env.BENCH_HEAP_PROFILE,
+      start: async (session) => {
+        await session.post('HeapProfiler.enable');
+        const includeObjectsCollectedByMinorGC = !process.env.BENCH_HEAP_PROMOTED;
+        return session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC });
+      },
+      stop: (session) => session.post('HeapProfiler.stopSampling'),
+    }
+  : process.env.BENCH_CPU_PROFILE
+    ? {
+        path: process.env.BENCH_CPU_PROFILE,
+        start: async (session) => {
+          await session.post('Profiler.enable');
+          await session.post('Profiler.setSamplingInterval', { interval: 200 });
+          return session.post('Profiler.start');
+        },
+        stop: (session) => session.post('Profiler.stop'),
+      }
+    : null;
+const inspector = profiling ? new Session() : null;
 /** Only the process a benchmark signalled writes the profile (a run may start several servers). */
-let profiling = false;
-if (inspector && heapPath) {
+let profiled: Promise<unknown> | null = null;
+if (inspector && profiling) {
   inspector.connect();
-  await inspector.post('HeapProfiler.enable');
-  process.once('SIGUSR2', () => {
-    profiling = true;
-    void inspector.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !process.env.BENCH_HEAP_PROMOTED });
-  });
-} else if (inspector) {
-  inspector.connect();
-  await inspector.post('Profiler.enable');
-  await inspector.post('Profiler.setSamplingInterval', { interval: 200 });
-  process.once('SIGUSR2', () => {
-    profiling = true;
-    void inspector.post('Profiler.start');
-  });
+  process.once('SIGUSR2', () => (profiled = profiling.start(inspector)));
 }
 
 // BENCH_LOOP_DELAY=1: the event loop's delays from SIGUSR2 on, printed to stderr at SIGTERM.
@@ -61,13 +75,10 @@ process.once('SIGTERM', async () => {
     const ms = (ns: number) => (ns / 1e6).toFixed(1);
     console.error(`event loop delay: p50 ${ms(loopDelay.percentile(50))} ms, p99 ${ms(loopDelay.percentile(99))} ms, max ${ms(loopDelay.max)} ms`);
   }
-  if (inspector && heapPath && profiling) {
-    const { profile } = await inspector.post('HeapProfiler.stopSampling');
-    await writeFile(heapPath, JSON.stringify(profile));
-    inspector.disconnect();
-  } else if (inspector && profilePath && profiling) {
-    const { profile } = await inspector.post('Profiler.stop');
-    await writeFile(profilePath, JSON.stringify(profile));
+  if (inspector && profiling && profiled) {
+    await profiled;
+    const { profile } = await profiling.stop(inspector);
+    await writeFile(profiling.path, JSON.stringify(profile));
     inspector.disconnect();
   }
   await server.close();
