@@ -63,7 +63,11 @@ export async function assembleLobbies(input: LobbyServicesInput): Promise<LobbyS
   const invalidation = await startPublicCacheInvalidation(live, (topic) => input.publicCache.invalidate(topic), (error) =>
     logger.error({ err: error }, 'publishing a cache invalidation failed'),
   );
-  const stopFeed = await startLobbyFeed(live, input.broadcast);
+  // A delta this instance cannot place (it started after the lobby's last whole update) is made good by a read.
+  const stopFeed = await startLobbyFeed(live, input.broadcast, {
+    read: (code) => lobbies.detail(code),
+    onError: (error, code) => logger.warn({ err: error, lobby: code }, 'lobby feed: an update could not be placed, or its lobby read again; its watchers here wait for its next change'),
+  });
   const { bans: banRows, liveEpochs: epochs } = input.repos;
   // Chat, joining and creating check bans against this instance's current list (see BanList).
   const bans = new BanList({ live, loadCurrent: (now) => banRows.current(now), clock });

@@ -86,6 +86,9 @@ export async function assembleServers(deps: ServerServicesDeps): Promise<ServerS
     phases: LobbyServerService.SETUP_PHASES,
     lobbyUpdated: (_code, _version, lobby) =>
       void lobbyServer.lobbyUpdated(lobby).catch((error) => logger.error({ err: error, lobby: lobby.code }, 'setting up the game server failed')),
+  }, {
+    read: (code) => deps.lobbies.detail(code),
+    onError: (error, code) => logger.warn({ err: error, lobby: code }, 'lobby feed: an update could not be placed, or its lobby read again'),
   });
   // A wake-up lost with an in-process store (or a crash between steps) is found again here.
   for (const record of await repo.unfinished()) await wake(record.id, clock());

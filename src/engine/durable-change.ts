@@ -160,7 +160,7 @@ async function settleExpired(live: LiveStore, documents: LobbyDocuments, logger:
   const after = liveLobbyState(rest);
   const change: LiveChange = {
     before: mark.before, after, storeVersion: doc.version, others: mark.others,
-    publish: lobbyUpdates([after], now), schedule: lobbyDeadline(mark.before ?? after, after, now, true),
+    publish: lobbyUpdates([{ before: null, after }], now), schedule: lobbyDeadline(mark.before ?? after, after, now, true),
   };
   const held = await documents.holds(after);
   logger.error({ code: after.code, version: after.version, kept: held }, 'a durable lobby change outlived its lease; settled by the database record');

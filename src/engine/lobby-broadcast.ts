@@ -1,6 +1,8 @@
 import type { LobbyChatMessage, LobbyDetail, LobbySummary } from '../../schema/lobby';
 import { lobbyDetail, type LobbyPhase, type LobbyState } from '../domain/lobby';
 import type { LiveStore, NumberedPush, NumberedText, Publication, Unsubscribe } from '../live/live-store';
+import { LobbyFeedAssembler, type ReadLobby } from './lobby-feed-assembler';
+import { fieldsOf, wholeBody } from './lobby-update-fields';
 
 /**
  * Where the lobby engine's announcements reach watchers. The engine never calls this port itself:
@@ -14,9 +16,9 @@ export interface LobbyBroadcast {
   lobbyChat(code: string, message: LobbyChatMessage): void;
   lobbiesChanged(lobbies: LobbySummary[]): void;
   /**
-   * Optional: the `lobby:update` or `lobby:chat` payload as the JSON text the feed carries, for a
-   * transport that can send it without parsing it first (`version`: an update's, else 0). Without
-   * it the feed parses and calls the methods above.
+   * Optional: the `lobby:update` or `lobby:chat` payload as JSON text (an update's as the feed
+   * assembled it from its fields), for a transport that can send it without parsing it first
+   * (`version`: an update's, else 0). Without it the feed parses and calls the methods above.
    */
   lobbyEventJson?(code: string, event: 'lobby:update' | 'lobby:chat', json: string, version: number): void;
 }
@@ -24,7 +26,7 @@ export interface LobbyBroadcast {
 /**
  * What a consumer of the feed that is not a transport takes of it (the game servers' setup): only
  * the kinds it names, and updates only of lobbies in `phases` when given. Nothing else is parsed:
- * every instance receives every update of every lobby, 4 KB of JSON each.
+ * every instance receives every update of every lobby (most of them deltas of a few fields).
  */
 export type LobbyFeedListener = Partial<LobbyBroadcast> & { phases?: readonly LobbyPhase[] };
 
@@ -40,21 +42,31 @@ export const LOBBY_FEED_CHANNEL = 'lobby-feed';
 /*
  * A feed message is one letter saying what it is, then for lobby events the lobby code and a
  * newline, for an update also its version and phase each followed by a newline (so a receiver
- * routes and filters it without parsing), then the JSON of the event's payload.
+ * routes and filters it without parsing), then for an update its fields, whole or as a delta from
+ * the version before (see lobby-update-fields.ts), and for the others the JSON of the payload.
  */
 const UPDATE = 'u';
 const CHAT = 'c';
 const LIST = 'l';
 
-/** The JSON of a `lobby:update` payload; a LobbyUpdateRenderer's `json` writes the same, faster. */
-export type UpdateJson = (state: LobbyState, now: number) => string;
+/** A change to announce: the state before (null: none known to the publisher) and after. */
+export interface LobbyChange {
+  before: LobbyState | null;
+  after: LobbyState;
+}
 
-const plainUpdateJson: UpdateJson = (state, now) => JSON.stringify({ code: state.code, version: state.version, lobby: lobbyDetail(state, now) });
+/**
+ * The feed body of a change's `lobby:update` (see lobby-update-fields.ts); a LobbyUpdateRenderer's
+ * `body` writes deltas. A delta is only ever from the fields the feed carried for the version before.
+ */
+export type UpdateBody = (after: LobbyState, before: LobbyState | null, now: number) => string;
 
-/** The `lobby:update` of each changed state, in version order, to publish with the write that makes them. */
-export function lobbyUpdates(states: readonly LobbyState[], now: number, json: UpdateJson = plainUpdateJson): Publication | undefined {
-  if (states.length === 0) return undefined;
-  const messages = states.map((state) => `${UPDATE}${state.code}\n${state.version}\n${state.phase}\n${json(state, now)}`);
+const wholeUpdate: UpdateBody = (after, _before, now) => wholeBody(fieldsOf(lobbyDetail(after, now)));
+
+/** The `lobby:update` of each change, in version order, to publish with the write that makes them. */
+export function lobbyUpdates(changes: readonly LobbyChange[], now: number, body: UpdateBody = wholeUpdate): Publication | undefined {
+  if (changes.length === 0) return undefined;
+  const messages = changes.map(({ before, after }) => `${UPDATE}${after.code}\n${after.version}\n${after.phase}\n${body(after, before, now)}`);
   return { channel: LOBBY_FEED_CHANNEL, messages };
 }
 
@@ -76,29 +88,45 @@ export function publishLobbies(live: LiveStore, lobbies: LobbySummary[]): Promis
   return live.publish(LOBBY_FEED_CHANNEL, LIST + JSON.stringify({ lobbies }));
 }
 
+export interface LobbyFeedOptions {
+  /** Reads a lobby whose delta this receiver cannot place (see LobbyFeedAssembler); without it such a delta is dropped. */
+  read?: ReadLobby;
+  /** A read that failed, or a message that could not be placed. */
+  onError?: (error: unknown, code: string) => void;
+}
+
 /**
  * This instance's delivery of the lobby feed to its own watchers. Resolves once subscribed: from
  * then on nothing published is missed.
  */
-export function startLobbyFeed(live: LiveStore, listener: LobbyFeedListener): Promise<Unsubscribe> {
+export function startLobbyFeed(live: LiveStore, listener: LobbyFeedListener, options: LobbyFeedOptions = {}): Promise<Unsubscribe> {
+  const assembler = new LobbyFeedAssembler(
+    (update) => {
+      if (listener.lobbyEventJson) return listener.lobbyEventJson(update.code, 'lobby:update', update.json(), update.version);
+      if (!listener.lobbyUpdated) return;
+      if (listener.phases && !listener.phases.includes(update.phase as LobbyPhase)) return;
+      listener.lobbyUpdated(update.code, update.version, (JSON.parse(update.json()) as { lobby: LobbyDetail }).lobby);
+    },
+    options.read,
+    options.onError ?? (() => undefined),
+  );
+  const takesUpdates = listener.lobbyEventJson !== undefined || listener.lobbyUpdated !== undefined;
   return live.subscribe(LOBBY_FEED_CHANNEL, (message) => {
     switch (message[0]) {
       case UPDATE: {
+        if (!takesUpdates) return;
         const codeEnd = message.indexOf('\n');
         const versionEnd = message.indexOf('\n', codeEnd + 1);
         const phaseEnd = message.indexOf('\n', versionEnd + 1);
         const code = message.slice(1, codeEnd);
-        const version = Number(message.slice(codeEnd + 1, versionEnd));
-        if (listener.lobbyEventJson) return listener.lobbyEventJson(code, 'lobby:update', message.slice(phaseEnd + 1), version);
-        if (!listener.lobbyUpdated) return;
-        if (listener.phases && !listener.phases.includes(message.slice(versionEnd + 1, phaseEnd) as LobbyPhase)) return;
-        return listener.lobbyUpdated(code, version, (JSON.parse(message.slice(phaseEnd + 1)) as { lobby: LobbyDetail }).lobby);
+        return assembler.update(code, Number(message.slice(codeEnd + 1, versionEnd)), message.slice(versionEnd + 1, phaseEnd), message.slice(phaseEnd + 1));
       }
       case CHAT: {
         const newline = message.indexOf('\n');
         const code = message.slice(1, newline);
-        if (listener.lobbyEventJson) return listener.lobbyEventJson(code, 'lobby:chat', message.slice(newline + 1), 0);
-        if (listener.lobbyChat) return listener.lobbyChat(code, (JSON.parse(message.slice(newline + 1)) as { message: LobbyChatMessage }).message);
+        // After the lobby's updates that arrived before it, even while they wait for a read.
+        if (listener.lobbyEventJson) return assembler.inOrder(code, () => listener.lobbyEventJson!(code, 'lobby:chat', message.slice(newline + 1), 0));
+        if (listener.lobbyChat) return assembler.inOrder(code, () => listener.lobbyChat!(code, (JSON.parse(message.slice(newline + 1)) as { message: LobbyChatMessage }).message));
         return;
       }
       case LIST:

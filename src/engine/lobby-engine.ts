@@ -104,7 +104,7 @@ export class LobbyEngine {
       if (!outcome.ok) throw outcome.error;
       const state = outcome.state;
       const member = { key: lobbyMemberKey(user.id), expectedVersion: entry?.version ?? 0, value: code };
-      const publish = lobbyUpdates([state], now);
+      const publish = lobbyUpdates([{ before: null, after: state }], now);
       return {
         // Pending, announced once Postgres holds it (see keepOrUndo).
         writes: [pendingWrite(lobbyWrite(state, 0), null, [{ write: member, prior: entry?.value }], this.#ctx.documents.leaseMs), member],

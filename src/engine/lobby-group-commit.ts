@@ -58,7 +58,7 @@ export class LobbyGroupCommit {
   readonly #known = new Map<string, VersionedDoc<LobbyState>>();
   /** Lobbies found stored in one piece (by an older version): written in full parts once, then in parts. */
   readonly #whole = new Set<string>();
-  /** The batches' `lobby:update` JSON, with the unchanged teams' and pool's kept (see LobbyUpdateRenderer). */
+  /** The batches' `lobby:update` feed bodies: deltas from what this instance published, the unchanged teams' and pool's JSON kept (see LobbyUpdateRenderer). */
   readonly #updates = new LobbyUpdateRenderer();
 
   constructor(
@@ -180,10 +180,10 @@ export class LobbyGroupCommit {
         return { writes: [], value: undefined };
       }
       // Every version of the batch is announced, in order, in the same atomic step: see lobby-broadcast.
-      const changes = decided.flatMap(({ result }) => (result.ok && result.after !== result.before ? [result.after] : []));
+      const changes = decided.flatMap(({ result }) => (result.ok && result.after !== result.before ? [{ before: result.before, after: result.after }] : []));
       // The deadline of the batch's last state, which is the one written, goes with the write.
       const renew = restored || pending.some((waiting) => waiting.renewsDeadline);
-      const publish = lobbyUpdates(changes, now, this.#updates.json);
+      const publish = lobbyUpdates(changes, now, this.#updates.body);
       const schedule = lobbyDeadline(first, last, now, renew);
       const lobby = lobbyWrite(last, storeVersion, this.#whole.has(code) ? undefined : first);
       // A durable change is written pending, announced and scheduled only once Postgres holds it (keepOrUndo).

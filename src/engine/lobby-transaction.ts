@@ -86,7 +86,7 @@ export function transact(
       // Watchers hear of the change in the same atomic step (see lobby-broadcast); of a durable
       // one only once Postgres holds it (the write is pending until then: see keepOrUndo).
       const durable = after !== before && isDurable(outcome.events);
-      const publish = after !== before ? lobbyUpdates([after], now) : undefined;
+      const publish = after !== before ? lobbyUpdates([{ before, after }], now) : undefined;
       const schedule = after !== before ? lobbyDeadline(before, after, now, restored) : undefined;
       // A decision that leaves the lobby as it is writes only the other keys (the lobby is guarded).
       const lobby = after === before ? [] : [durable ? pendingWrite(lobbyWrite(after, lobbyDoc.version), before, others, documents.leaseMs) : lobbyWrite(after, lobbyDoc.version)];

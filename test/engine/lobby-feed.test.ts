@@ -1,15 +1,16 @@
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import type { LobbyDetail } from '../../schema/lobby';
 import { lobbyDetail, type LobbyState } from '../../src/domain/lobby';
 import { LOBBY_FEED_CHANNEL, numberedChat, lobbyUpdates, startLobbyFeed, type LobbyFeedListener } from '../../src/engine/lobby-broadcast';
 import { MemoryLiveStore } from '../../src/live/memory-live-store';
-import { newLobby, T0 } from '../unit/lobby/lobby-fixtures';
+import { LobbyUpdateRenderer } from '../../src/engine/lobby-update-renderer';
+import { gatheringLobby, HOST, newLobby, run, T0 } from '../unit/lobby/lobby-fixtures';
 
 const gathering = (code: string, version: number): LobbyState => ({ ...newLobby(), code, version });
 const live = (code: string, version: number): LobbyState => ({ ...gathering(code, version), phase: 'live' });
 
 async function publishUpdates(store: MemoryLiveStore, states: LobbyState[]): Promise<void> {
-  for (const message of lobbyUpdates(states, T0)!.messages) await store.publish(LOBBY_FEED_CHANNEL, message);
+  for (const message of lobbyUpdates(states.map((after) => ({ before: null, after })), T0)!.messages) await store.publish(LOBBY_FEED_CHANNEL, message);
 }
 
 /** Starts the feed on a fresh store; `until` resolves at the first update the listener is handed. */
@@ -79,4 +80,97 @@ it("hands a transport each update's JSON and version as published, without parsi
     { code: 'AAAA', event: 'lobby:update', version: 4, json: JSON.stringify({ code: 'AAAA', version: 4, lobby: lobbyDetail(gathering('AAAA', 4), T0) }) },
     { code: 'AAAA', event: 'lobby:update', version: 5, json: JSON.stringify({ code: 'AAAA', version: 5, lobby: lobbyDetail(live('AAAA', 5), T0) }) },
   ]);
+});
+
+/** A lobby and its next two versions (votes), as one instance's renderer publishes them: whole, then deltas. */
+function votedTwice() {
+  const first = gatheringLobby();
+  const second = run(first, { type: 'vote-map', map: first.mapPool[1] }, HOST);
+  const third = run(second, { type: 'vote-map', map: first.mapPool[0] }, HOST);
+  const renderer = new LobbyUpdateRenderer();
+  const [whole, delta, next] = lobbyUpdates(
+    [{ before: null, after: first }, { before: first, after: second }, { before: second, after: third }],
+    T0,
+    renderer.body,
+  )!.messages;
+  return { states: [first, second, third], whole, delta, next };
+}
+
+const updateOf = (state: LobbyState) => JSON.stringify({ code: state.code, version: state.version, lobby: lobbyDetail(state, T0) });
+
+/** A transport on a fresh store; `read` answers a lobby the feed asks for again. */
+async function transportFeed(read?: (code: string) => Promise<LobbyDetail | null>) {
+  const store = new MemoryLiveStore();
+  const events: Array<{ event: string; json: string }> = [];
+  const waiters: Array<{ count: number; resolve: () => void }> = [];
+  await startLobbyFeed(
+    store,
+    {
+      lobbyEventJson: (_code, event, json) => {
+        events.push({ event, json });
+        for (const waiter of waiters) if (events.length >= waiter.count) waiter.resolve();
+      },
+    },
+    { read },
+  );
+  const received = (count: number) => new Promise<void>((resolve) => (events.length >= count ? resolve() : waiters.push({ count, resolve })));
+  return { store, events, received };
+}
+
+it('assembles each delta into the same JSON as a whole update of that version', async () => {
+  const { states, whole, delta, next } = votedTwice();
+  const feed = await transportFeed();
+
+  for (const message of [whole, delta, next]) await feed.store.publish(LOBBY_FEED_CHANNEL, message);
+  await feed.received(3);
+
+  expect(feed.events.map((e) => e.json)).toEqual(states.map(updateOf));
+});
+
+it('carries a vote as a delta of a few fields, not the whole lobby', () => {
+  const { whole, delta } = votedTwice();
+
+  expect(delta.length).toBeLessThan(whole.length / 10);
+});
+
+it('reads a lobby whose delta it cannot place, and hands on what it read, then what arrived meanwhile, in order', async () => {
+  const { states, delta, next } = votedTwice();
+  let answer!: (detail: LobbyDetail) => void;
+  const asked: string[] = [];
+  const feed = await transportFeed((code) => {
+    asked.push(code);
+    return new Promise((resolve) => (answer = resolve));
+  });
+  const chat = numberedChat(states[0].code, { user: null, message: 'hi', created_at: new Date(T0).toISOString() } as never);
+  const chatMessage = `${chat.publish!.messages[0].before}7${chat.publish!.messages[0].after}`;
+
+  // This instance never saw the whole update: the delta cannot be placed.
+  await feed.store.publish(LOBBY_FEED_CHANNEL, delta);
+  await feed.store.publish(LOBBY_FEED_CHANNEL, chatMessage);
+  await feed.store.publish(LOBBY_FEED_CHANNEL, next);
+  await vi.waitFor(() => expect(asked).toEqual([states[0].code]));
+  expect(feed.events).toEqual([]);
+  answer(lobbyDetail(states[1], T0));
+  await feed.received(3);
+
+  expect(feed.events.map((e) => e.event)).toEqual(['lobby:update', 'lobby:chat', 'lobby:update']);
+  expect(feed.events[0].json).toBe(updateOf(states[1]));
+  expect(feed.events[2].json).toBe(updateOf(states[2]));
+});
+
+it('drops a delta that arrived during the read when the read already has its version', async () => {
+  const { states, delta, next } = votedTwice();
+  let answer!: (detail: LobbyDetail) => void;
+  const feed = await transportFeed(() => new Promise((resolve) => (answer = resolve)));
+
+  await feed.store.publish(LOBBY_FEED_CHANNEL, delta);
+  await feed.store.publish(LOBBY_FEED_CHANNEL, next);
+  await vi.waitFor(() => expect(answer).toBeDefined());
+  answer(lobbyDetail(states[2], T0));
+  await feed.received(1);
+  // A marker after both: every step of the lobby has run once it arrives.
+  await feed.store.publish(LOBBY_FEED_CHANNEL, lobbyUpdates([{ before: null, after: { ...states[2], version: states[2].version + 1 } }], T0)!.messages[0]);
+  await feed.received(2);
+
+  expect(feed.events.map((e) => JSON.parse(e.json).version)).toEqual([states[2].version, states[2].version + 1]);
 });

@@ -1,12 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { lobbyDetail, READY_FLAG_MS, type LobbyState } from '../../src/domain/lobby';
 import { LobbyUpdateRenderer } from '../../src/engine/lobby-update-renderer';
+import { readBody, updateJson } from '../../src/engine/lobby-update-fields';
 import {
   actor, cancelledLobby, draftingLobby, endedLobby, gatheringLobby, HOST, liveLobby, OUTSIDER, readyCheckLobby, run, seatedOn, T0,
 } from '../unit/lobby/lobby-fixtures';
 
 /** What the renderer must write, byte for byte: the payload as JSON.stringify writes it. */
 const plain = (state: LobbyState, now: number) => JSON.stringify({ code: state.code, version: state.version, lobby: lobbyDetail(state, now) });
+
+/** A renderer's fields of a state, assembled as a receiver assembles them. */
+const assembled = (renderer: LobbyUpdateRenderer, state: LobbyState, now: number) => updateJson(state.code, state.version, renderer.fields(state, now));
+
+/** The fields a body carries, by name. */
+const carried = (body: string) => Object.fromEntries(readBody(body).entries);
 
 describe('LobbyUpdateRenderer', () => {
   it.each([
@@ -18,35 +25,35 @@ describe('LobbyUpdateRenderer', () => {
     ['cancelled', cancelledLobby],
   ])('writes a lobby %s exactly as JSON.stringify of its detail does', (_phase, lobby) => {
     const state = lobby();
-    expect(new LobbyUpdateRenderer().json(state, T0)).toBe(plain(state, T0));
+    expect(assembled(new LobbyUpdateRenderer(), state, T0)).toBe(plain(state, T0));
   });
 
   it('writes the next state of a lobby exactly, its unchanged teams and pool kept from the state before', () => {
     const renderer = new LobbyUpdateRenderer();
     const before = gatheringLobby();
-    renderer.json(before, T0);
+    assembled(renderer, before, T0);
     const voted = run(before, { type: 'vote-map', map: before.mapPool[1] }, HOST);
     expect(voted.teams).toBe(before.teams);
-    expect(renderer.json(voted, T0 + 1)).toBe(plain(voted, T0 + 1));
+    expect(assembled(renderer, voted, T0 + 1)).toBe(plain(voted, T0 + 1));
   });
 
   it('writes ready flags as of the time given, not as when the same teams were last written', () => {
     const renderer = new LobbyUpdateRenderer();
     const [player] = seatedOn(draftingLobby(), 'red');
     const state = run(draftingLobby(), { type: 'ready' }, player, T0);
-    expect(renderer.json(state, T0 + 1)).toBe(plain(state, T0 + 1));
-    expect(renderer.json(state, T0 + READY_FLAG_MS)).toBe(plain(state, T0 + READY_FLAG_MS));
-    expect(renderer.json(state, T0 + READY_FLAG_MS)).toContain('"ready":false');
+    expect(assembled(renderer, state, T0 + 1)).toBe(plain(state, T0 + 1));
+    expect(assembled(renderer, state, T0 + READY_FLAG_MS)).toBe(plain(state, T0 + READY_FLAG_MS));
+    expect(assembled(renderer, state, T0 + READY_FLAG_MS)).toContain('"ready":false');
     // An earlier time than the one last written (another instance's clock) is written as of itself too.
-    expect(renderer.json(state, T0 + 2)).toBe(plain(state, T0 + 2));
+    expect(assembled(renderer, state, T0 + 2)).toBe(plain(state, T0 + 2));
   });
 
   it("writes a newcomer's profile into the pool where the pool array was kept", () => {
     const renderer = new LobbyUpdateRenderer();
     const before = run(gatheringLobby(), { type: 'leave' }, HOST);
-    renderer.json(before, T0);
+    assembled(renderer, before, T0);
     const joined = run(before, { type: 'join' }, actor(OUTSIDER), T0);
-    expect(renderer.json(joined, T0)).toBe(plain(joined, T0));
+    expect(assembled(renderer, joined, T0)).toBe(plain(joined, T0));
   });
 
   it.each([
@@ -55,10 +62,60 @@ describe('LobbyUpdateRenderer', () => {
   ])('writes a player %s again when the profiles record was replaced', (_where, who) => {
     const renderer = new LobbyUpdateRenderer();
     const state = gatheringLobby();
-    renderer.json(state, T0);
+    assembled(renderer, state, T0);
     const id = who(state);
     const renamed = { ...state, profiles: { ...state.profiles, [id]: { ...state.profiles[id], username: 'renamed' } } };
-    expect(renderer.json(renamed, T0)).toBe(plain(renamed, T0));
-    expect(renderer.json(renamed, T0)).toContain('"renamed"');
+    expect(assembled(renderer, renamed, T0)).toBe(plain(renamed, T0));
+    expect(assembled(renderer, renamed, T0)).toContain('"renamed"');
+  });
+
+  it('sends a whole update when it knows nothing of the state before', () => {
+    const state = gatheringLobby();
+
+    const body = new LobbyUpdateRenderer().body(state, null, T0);
+
+    expect(readBody(body).whole).toBe(true);
+    expect(updateJson(state.code, state.version, { names: Object.keys(carried(body)), values: Object.values(carried(body)) })).toBe(plain(state, T0));
+  });
+
+  it('sends only the fields a vote changed, from the state it wrote one version before', () => {
+    const renderer = new LobbyUpdateRenderer();
+    const before = gatheringLobby();
+    renderer.body(before, null, T0);
+    const voted = run(before, { type: 'vote-map', map: before.mapPool[1] }, HOST);
+
+    const body = renderer.body(voted, before, T0 + 1);
+
+    expect(readBody(body).whole).toBe(false);
+    expect(carried(body)).toEqual({ votes: JSON.stringify(lobbyDetail(voted, T0 + 1).votes), version: String(voted.version) });
+  });
+
+  it('sends a whole update when the state before was not one it wrote (read from the store, or written by another instance)', () => {
+    const renderer = new LobbyUpdateRenderer();
+    const before = gatheringLobby();
+    const voted = run(before, { type: 'vote-map', map: before.mapPool[1] }, HOST);
+
+    expect(readBody(renderer.body(voted, before, T0)).whole).toBe(true);
+  });
+
+  it('sends a whole update when the state it wrote is not the version just before', () => {
+    const renderer = new LobbyUpdateRenderer();
+    const before = gatheringLobby();
+    renderer.body(before, null, T0);
+    const twice = run(run(before, { type: 'vote-map', map: before.mapPool[1] }, HOST), { type: 'vote-map', map: before.mapPool[0] }, HOST);
+
+    expect(readBody(renderer.body(twice, before, T0)).whole).toBe(true);
+  });
+
+  it('sends the teams again when a ready flag lapsed between the two versions, though the teams part is the same object', () => {
+    const renderer = new LobbyUpdateRenderer();
+    const [player] = seatedOn(draftingLobby(), 'red');
+    const ready = run(draftingLobby(), { type: 'ready' }, player, T0);
+    renderer.body(ready, null, T0 + 1);
+    const voted = { ...ready, version: ready.version + 1 };
+
+    const body = renderer.body(voted, ready, T0 + READY_FLAG_MS);
+
+    expect(carried(body).teams).toBe(JSON.stringify(lobbyDetail(voted, T0 + READY_FLAG_MS).teams));
   });
 });

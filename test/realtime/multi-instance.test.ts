@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LobbyDetail } from '../../schema/lobby';
 import { startTwoInstances, type Instance, type TwoInstances } from '../support/two-instances';
-import { createLobby, lobbyCommand } from './support/rest-client';
+import { createLobby, lobbyCommand, rest } from './support/rest-client';
 import { closeAllClients, connect, nextEvent, request } from './support/socket-client';
 import { freshUser } from './support/users';
 
@@ -75,5 +76,24 @@ describe.skipIf(!shared)('two instances sharing Redis', () => {
     expect(subscriber.recovered).toBe(true);
     expect(update.version).toBe(lobby.version + 2);
     expect(update.lobby.pool.map((user) => user.id)).toContain(second.user.id);
+  });
+
+  // Last: it replaces B with a new process.
+  it('delivers every change to a subscriber on an instance started after the lobby changed, though the feed carries only deltas', async () => {
+    const host = await freshUser(a);
+    const lobby = await createLobby(a.url, host.cookie);
+    const [first, second] = lobby.map_pool;
+    // A has written the lobby since it read it: from here on it publishes deltas.
+    for (const map of [first, second]) expect((await lobbyCommand(a.url, lobby.code, 'vote-map', host.cookie, { map })).status).toBe(200);
+    b = await instances.restart(1);
+    const subscriber = await connect(b.url);
+    const snapshot = (await request<{ lobby: LobbyDetail }>(subscriber, 'lobby:subscribe', { code: lobby.code })).lobby;
+
+    const update = nextEvent(subscriber, 'lobby:update');
+    expect((await lobbyCommand(a.url, lobby.code, 'vote-map', host.cookie, { map: first })).status).toBe(200);
+
+    const { lobby: after } = await update;
+    expect(after.version).toBe(snapshot.version + 1);
+    expect(after).toEqual((await rest(a.url, 'GET', `/api/lobbies/${lobby.code}`)).body);
   });
 });

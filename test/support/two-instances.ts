@@ -19,6 +19,8 @@ export interface TwoInstances {
   servers: Instance[];
   provider: FakeSteamOpenId;
   database: TestDatabase;
+  /** Stops server `index` and starts a fresh process in its place (same stores, a new port): `servers[index]` is the new one. */
+  restart(index: number): Promise<Instance>;
   close(): Promise<void>;
 }
 
@@ -42,21 +44,27 @@ export async function startTwoInstances(env: Record<string, string> = {}): Promi
     for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
     await deleteKeysWithPrefix(redisUrl, prefix);
   };
+  const start = async (): Promise<Instance> => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'league-two-'));
+    dataDirs.push(dataDir);
+    const server = await startServerProcess({
+      NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: database.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix,
+      SESSION_SECRET: secret, STEAM_OPENID_URL: provider.url, SEED_DEMO_DATA: 'never', LOG_LEVEL: 'warn', ...env,
+    });
+    return { ...server, login: (platformId) => loginAs(server, provider, platformId) };
+  };
   try {
-    for (let i = 0; i < 2; i++) {
-      const dataDir = await mkdtemp(join(tmpdir(), 'league-two-'));
-      dataDirs.push(dataDir);
-      const server = await startServerProcess({
-        NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: database.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix,
-        SESSION_SECRET: secret, STEAM_OPENID_URL: provider.url, SEED_DEMO_DATA: 'never', LOG_LEVEL: 'warn', ...env,
-      });
-      servers.push({ ...server, login: (platformId) => loginAs(server, provider, platformId) });
-    }
+    for (let i = 0; i < 2; i++) servers.push(await start());
   } catch (error) {
     await close();
     throw error;
   }
-  return { servers, provider, database, close };
+  const restart = async (index: number) => {
+    await servers[index].stop();
+    servers[index] = await start();
+    return servers[index];
+  };
+  return { servers, provider, database, restart, close };
 }
 
 /**
