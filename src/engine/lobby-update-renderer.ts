@@ -1,4 +1,4 @@
-import { detailHead, detailTail, poolView, readyChangesAt, teamsView, type LobbyState } from '../domain/lobby';
+import { DETAIL_HEAD, DETAIL_TAIL, poolView, readyChangesAt, teamsView, type DetailField, type LobbyState } from '../domain/lobby';
 import { deltaBody, wholeBody, type LobbyFields } from './lobby-update-fields';
 
 interface KeptTeams {
@@ -31,26 +31,28 @@ export class LobbyUpdateRenderer {
   readonly #teams = new WeakMap<LobbyState['teams'], KeptTeams>();
   readonly #pools = new WeakMap<LobbyState['pool'], KeptPool>();
   readonly #written = new WeakMap<LobbyState, string[]>();
-  /** The detail's keys in its order, taken from the first render (the view's objects have fixed keys). */
+  /** The detail's keys in the wire's order. */
   #names: string[] | null = null;
 
   /** Bound: handed on as an UpdateBody (see lobbyUpdates). */
   readonly body = (after: LobbyState, before: LobbyState | null, now: number): string => {
-    const fields = this.fields(after, now);
-    this.#written.set(after, fields.values);
     const base = before !== null && before.version === after.version - 1 ? this.#written.get(before) : undefined;
+    const fields = this.fields(after, now, base && { state: before!, values: base });
+    this.#written.set(after, fields.values);
     return base ? deltaBody(fields, base) : wholeBody(fields);
   };
 
-  /** The state's detail as fields, each field's JSON as JSON.stringify writes it. */
-  fields(state: LobbyState, now: number): LobbyFields {
-    const head = detailHead(state);
-    const tail = detailTail(state);
+  /**
+   * The state's detail as fields, each field's JSON as JSON.stringify writes it. With `kept` (an
+   * earlier state's fields), a field whose state parts are the same as that state's is its JSON
+   * there, not made again.
+   */
+  fields(state: LobbyState, now: number, kept?: { state: LobbyState; values: readonly string[] }): LobbyFields {
     const values: string[] = [];
-    for (const key in head) values.push(JSON.stringify(head[key as keyof typeof head]));
+    for (const name in DETAIL_HEAD) values.push(fieldJson(DETAIL_HEAD[name as keyof typeof DETAIL_HEAD], state, kept, values.length));
     values.push(this.#teamsJson(state, now), this.#poolJson(state));
-    for (const key in tail) values.push(JSON.stringify(tail[key as keyof typeof tail]));
-    this.#names ??= [...Object.keys(head), 'teams', 'pool', ...Object.keys(tail)];
+    for (const name in DETAIL_TAIL) values.push(fieldJson(DETAIL_TAIL[name as keyof typeof DETAIL_TAIL], state, kept, values.length));
+    this.#names ??= [...Object.keys(DETAIL_HEAD), 'teams', 'pool', ...Object.keys(DETAIL_TAIL)];
     return { names: this.#names, values };
   }
 
@@ -69,4 +71,14 @@ export class LobbyUpdateRenderer {
     this.#pools.set(state.pool, { profiles: state.profiles, json });
     return json;
   }
+}
+
+function fieldJson(field: DetailField<unknown>, state: LobbyState, kept: { state: LobbyState; values: readonly string[] } | undefined, at: number): string {
+  if (kept && sameParts(field.from, kept.state, state)) return kept.values[at];
+  return JSON.stringify(field.value(state));
+}
+
+function sameParts(parts: readonly (keyof LobbyState)[], a: LobbyState, b: LobbyState): boolean {
+  for (const part of parts) if (a[part] !== b[part]) return false;
+  return true;
 }

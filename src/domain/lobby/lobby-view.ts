@@ -41,18 +41,57 @@ function slotView(state: LobbyState, slot: Slot, now: number): LobbySlot {
 
 /** The whole lobby as GET /api/lobbies/{code} and `lobby:update` carry it; `ready` is as of `now`. */
 export function lobbyDetail(state: LobbyState, now: number): LobbyDetail {
-  return { ...detailHead(state), teams: teamsView(state, now), pool: poolView(state), ...detailTail(state) };
+  const detail: Record<string, unknown> = {};
+  for (const name in DETAIL_HEAD) detail[name] = DETAIL_HEAD[name as HeadName].value(state);
+  detail.teams = teamsView(state, now);
+  detail.pool = poolView(state);
+  for (const name in DETAIL_TAIL) detail[name] = DETAIL_TAIL[name as TailName].value(state);
+  return detail as LobbyDetail;
 }
 
 /*
- * A detail in its three kinds of part, in the wire's order (head, teams and pool, tail): a
- * renderer may keep the JSON of the teams and the pool, the bulk of a lobby's bytes, while the
- * state parts they come from are the same objects (see LobbyUpdateRenderer).
+ * A detail in its three kinds of part, in the wire's order: the head fields, the teams and the
+ * pool, the tail fields. Each head and tail field names the state parts it is made of, so that a
+ * renderer may keep its JSON while those parts stay the same objects or values (the rules share
+ * every part a command left alone with the state before): a vote then serializes `votes` and
+ * `version` alone. The teams and the pool, the bulk of a lobby's bytes, are kept by identity too
+ * (teamsView also depends on the time: see readyChangesAt). See LobbyUpdateRenderer.
  */
 
-export function detailHead(state: LobbyState): Pick<LobbyDetail, 'code' | 'name' | 'format' | 'phase' | 'host_id' | 'captains'> {
-  return { code: state.code, name: state.name, format: state.format, phase: state.phase, host_id: state.hostId, captains: { red: state.captains.red, blu: state.captains.blu } };
+/** One field: the state parts it is made of (every one: a part left out would leave the field stale), and its value. */
+export interface DetailField<T> {
+  from: readonly (keyof LobbyState)[];
+  value(state: LobbyState): T;
 }
+
+type HeadName = 'code' | 'name' | 'format' | 'phase' | 'host_id' | 'captains';
+type TailName = Exclude<keyof LobbyDetail, HeadName | 'teams' | 'pool'>;
+type Fields<K extends keyof LobbyDetail> = { readonly [N in K]: DetailField<LobbyDetail[N]> };
+
+export const DETAIL_HEAD: Fields<HeadName> = {
+  code: { from: ['code'], value: (s) => s.code },
+  name: { from: ['name'], value: (s) => s.name },
+  format: { from: ['format'], value: (s) => s.format },
+  phase: { from: ['phase'], value: (s) => s.phase },
+  host_id: { from: ['hostId'], value: (s) => s.hostId },
+  captains: { from: ['captains'], value: (s) => ({ red: s.captains.red, blu: s.captains.blu }) },
+};
+
+export const DETAIL_TAIL: Fields<TailName> = {
+  map_pool: { from: ['mapPool'], value: (s) => [...s.mapPool] },
+  votes: { from: ['votes', 'mapPool'], value: voteCounts },
+  turn: { from: ['phase', 'format', 'teams', 'picks'], value: draftTurn },
+  ready_check_deadline: { from: ['readyCheckDeadline'], value: (s) => isoOrNull(s.readyCheckDeadline) },
+  region: { from: ['region'], value: (s) => s.region },
+  reservation_id: { from: ['reservationId'], value: (s) => s.reservationId },
+  match_id: { from: ['matchId'], value: (s) => s.matchId },
+  score_red: { from: ['scoreRed'], value: (s) => s.scoreRed },
+  score_blu: { from: ['scoreBlu'], value: (s) => s.scoreBlu },
+  started_at: { from: ['startedAt'], value: (s) => isoOrNull(s.startedAt) },
+  ended_at: { from: ['endedAt'], value: (s) => isoOrNull(s.endedAt) },
+  created_at: { from: ['createdAt'], value: (s) => iso(s.createdAt) },
+  version: { from: ['version'], value: (s) => s.version },
+};
 
 /** The seated teams as of `now`, which decides only the ready flags: see `readyChangesAt`. */
 export function teamsView(state: LobbyState, now: number): LobbyDetail['teams'] {
@@ -70,24 +109,6 @@ export function readyChangesAt(state: LobbyState, now: number): number {
 
 export function poolView(state: LobbyState): LobbyDetail['pool'] {
   return state.pool.map((id) => profileOf(state, id));
-}
-
-export function detailTail(state: LobbyState): Omit<LobbyDetail, 'code' | 'name' | 'format' | 'phase' | 'host_id' | 'captains' | 'teams' | 'pool'> {
-  return {
-    map_pool: [...state.mapPool],
-    votes: voteCounts(state),
-    turn: draftTurn(state),
-    ready_check_deadline: isoOrNull(state.readyCheckDeadline),
-    region: state.region,
-    reservation_id: state.reservationId,
-    match_id: state.matchId,
-    score_red: state.scoreRed,
-    score_blu: state.scoreBlu,
-    started_at: isoOrNull(state.startedAt),
-    ended_at: isoOrNull(state.endedAt),
-    created_at: iso(state.createdAt),
-    version: state.version,
-  };
 }
 
 /** The list entry; `players` counts pool and seated. */
