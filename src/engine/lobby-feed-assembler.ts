@@ -1,4 +1,5 @@
 import type { LobbyDetail } from '../../schema/lobby';
+import { isClosed, type LobbyPhase } from '../domain/lobby';
 import { fieldsOf, readBody, updateJson } from './lobby-update-fields';
 
 /** A lobby's current version as the store answers it, for a receiver that lost track (null: no such lobby). */
@@ -19,7 +20,7 @@ interface Base {
   values: string[];
 }
 
-/** More lobbies than a league has open at once; past it the oldest is forgotten (its next delta reads it again). */
+/** More lobbies than a league has open at once; past it the oldest is forgotten (its next delta reads it again). Closed lobbies are forgotten at once. */
 const MAX_LOBBIES = 5_000;
 
 /**
@@ -82,6 +83,8 @@ export class LobbyFeedAssembler {
   }
 
   #deliver(code: string, base: Base, phase: string): void {
+    // A closed lobby changes at most once more (its match recorded): that one is read again.
+    if (isClosed(phase as LobbyPhase)) this.#bases.delete(code);
     this.deliver({ code, version: base.version, phase, json: () => updateJson(code, base.version, base) });
   }
 

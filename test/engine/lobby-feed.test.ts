@@ -174,3 +174,22 @@ it('drops a delta that arrived during the read when the read already has its ver
 
   expect(feed.events.map((e) => JSON.parse(e.json).version)).toEqual([states[2].version, states[2].version + 1]);
 });
+
+it('forgets a closed lobby, and reads it again for the one change it may still get', async () => {
+  const renderer = new LobbyUpdateRenderer();
+  const cancelled = { ...gatheringLobby(), phase: 'cancelled' as const };
+  const recorded = { ...cancelled, matchId: 9, version: cancelled.version + 1 };
+  const [whole, delta] = lobbyUpdates([{ before: null, after: cancelled }, { before: cancelled, after: recorded }], T0, renderer.body)!.messages;
+  const asked: string[] = [];
+  const feed = await transportFeed(async (code) => {
+    asked.push(code);
+    return lobbyDetail(recorded, T0);
+  });
+
+  await feed.store.publish(LOBBY_FEED_CHANNEL, whole);
+  await feed.store.publish(LOBBY_FEED_CHANNEL, delta);
+  await feed.received(2);
+
+  expect(asked).toEqual([recorded.code]);
+  expect(feed.events[1].json).toBe(updateOf(recorded));
+});
