@@ -58,8 +58,10 @@ export class LobbyFeedAssembler {
   }
 
   #place(code: string, version: number, phase: string, body: string): void {
-    const { whole, entries } = readBody(body);
     let base = this.#bases.get(code);
+    // Covered by a read that got ahead of it: a watcher never sees a version go back.
+    if (base && version <= base.version) return;
+    const { whole, entries } = readBody(body);
     if (whole) {
       base = { version, names: entries.map(([name]) => name), values: entries.map(([, json]) => json) };
       this.#keep(code, base);
@@ -72,8 +74,6 @@ export class LobbyFeedAssembler {
       }
       base = { version, names: base.names, values };
       this.#bases.set(code, base);
-    } else if (base && version <= base.version) {
-      return; // covered by a read that got ahead of it
     } else {
       this.#bases.delete(code);
       this.#readAgain(code);

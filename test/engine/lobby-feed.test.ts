@@ -193,3 +193,20 @@ it('forgets a closed lobby, and reads it again for the one change it may still g
   expect(asked).toEqual([recorded.code]);
   expect(feed.events[1].json).toBe(updateOf(recorded));
 });
+
+it('never hands on a version older than the one a read handed on, whole or delta', async () => {
+  const { states, delta } = votedTwice();
+  const later = (version: number): LobbyState => ({ ...states[1], version });
+  let answer!: (detail: LobbyDetail) => void;
+  const feed = await transportFeed(() => new Promise((resolve) => (answer = resolve)));
+
+  await feed.store.publish(LOBBY_FEED_CHANNEL, delta);
+  // Another instance's whole update, published before the lobby moved on past it.
+  await feed.store.publish(LOBBY_FEED_CHANNEL, lobbyUpdates([{ before: null, after: later(states[2].version) }], T0)!.messages[0]);
+  await vi.waitFor(() => expect(answer).toBeDefined());
+  answer(lobbyDetail(later(states[2].version + 1), T0));
+  await feed.store.publish(LOBBY_FEED_CHANNEL, lobbyUpdates([{ before: null, after: later(states[2].version + 2) }], T0)!.messages[0]);
+  await feed.received(2);
+
+  expect(feed.events.map((e) => JSON.parse(e.json).version)).toEqual([states[2].version + 1, states[2].version + 2]);
+});
