@@ -4,7 +4,9 @@ import {
   DEFAULT_LEASE_MS, type CasResult, type CasWrite, type Commit, type CommitResult, type DueEntry, type LiveStore, type NumberedPush,
   type NumberedPushResult, type NumberedText, type PartGuard, type Publication, type Unsubscribe, type VersionedDoc, type WindowCheck, type WindowHit,
 } from './live-store';
-import { checkCommit, checkPositiveInteger, checkScore, checkNumberedPush, checkWindowCheck, encodeValue, ttlMilliseconds } from './live-store-input';
+import {
+  checkCommit, checkPositiveInteger, checkScore, checkNumberedPush, checkWindowCheck, encodeParts, encodeValue, ttlMilliseconds,
+} from './live-store-input';
 
 /**
  * The in-process live store, for one server instance with nothing configured. It mirrors Redis
@@ -21,20 +23,45 @@ export interface MemoryLiveStoreOptions {
   onClose?: () => Promise<void>;
 }
 
+/**
+ * A document as JSON text: one piece, or (written in parts) each part's JSON by name, in the
+ * order the parts were first written, as Redis keeps a hash's fields.
+ */
 type Entry =
-  | { type: 'doc'; version: number; json: string; parted: boolean; expiresAt?: number }
+  | { type: 'doc'; version: number; json: string; parts?: undefined; expiresAt?: number }
+  | { type: 'doc'; version: number; json?: undefined; parts: Map<string, string>; expiresAt?: number }
   | { type: 'counter'; value: number; expiresAt?: number }
   | { type: 'zset'; scores: Map<string, number>; expiresAt?: number }
   | { type: 'list'; items: string[]; expiresAt?: number };
 type EntryOf<K extends Entry['type']> = Extract<Entry, { type: K }>;
 type ListEntry = EntryOf<'list'>;
 
-function mergeParts(stored: Record<string, unknown>, value: Record<string, unknown>, parts: readonly string[]): Record<string, unknown> {
-  for (const name of parts) {
-    if (value[name] === undefined) delete stored[name];
-    else stored[name] = value[name];
+type Stored = { json: string; parts?: undefined } | { json?: undefined; parts: Map<string, string> };
+
+/** A write's value as JSON: the whole, or for a write in parts the [name, JSON] of each part it writes. */
+type Encoded = { json: string } | { entries: Array<[string, string]> };
+
+function encodeWrite(write: CasWrite): Encoded | null {
+  if (write.value === null) return null;
+  return write.parts === undefined ? { json: encodeValue(write.value, 'compareAndSet') } : { entries: encodeParts(write) };
+}
+
+/** The parts after a write: a copy of the stored ones (none for a whole write) with the written ones replaced. */
+function mergedParts(stored: Map<string, string> | undefined, entries: Array<[string, string]>): Map<string, string> {
+  const parts = new Map(stored);
+  // JSON '' is a removed part (see encodeParts): gone from the hash, as HDEL leaves it.
+  for (const [name, json] of entries) {
+    if (json === '') parts.delete(name);
+    else parts.set(name, json);
   }
-  return stored;
+  return parts;
+}
+
+function documentJson(doc: Stored): string {
+  if (doc.parts === undefined) return doc.json;
+  let json = '';
+  for (const [name, part] of doc.parts) json += `${json === '' ? '' : ','}${JSON.stringify(name)}:${part}`;
+  return `{${json}}`;
 }
 
 /** Expired keys nobody reads again are swept this often (in writes), as Redis expires them actively. */
@@ -85,7 +112,8 @@ export class MemoryLiveStore implements LiveStore {
     this.#assertOpen();
     checkCommit(commit);
     const { writes, guards = [], hits = [], publish, schedule } = commit;
-    const encoded = writes.map((write) => (write.value === null ? null : encodeValue(write.value, 'compareAndSet')));
+    // Before anything is checked or counted: a value JSON cannot hold fails the call alone.
+    const encoded = writes.map(encodeWrite);
     const verdicts = this.#windowVerdicts(hits);
     if (verdicts.some((verdict) => !verdict.allowed)) return { ok: false, refused: verdicts };
     const checked = [...guards, ...writes];
@@ -94,26 +122,29 @@ export class MemoryLiveStore implements LiveStore {
       this.#countHits(hits);
       return { ok: false, conflictKey: conflict.key, current: new Map(checked.map((entry) => [entry.key, this.#readDoc(entry.key)])) };
     }
-    writes.forEach((write, i) => {
-      if (!Array.isArray(write.parts)) return;
-      const stored = this.#typed(write.key, 'doc')!;
-      if (!stored.parted) throw new Error(`WRONGFORM: "${write.key}" was not written in parts`);
+    const stored = writes.map((write, i): Stored | null => {
+      const value = encoded[i];
+      if (value === null) return null;
+      if ('json' in value) return value;
+      if (write.parts === 'all') return { parts: mergedParts(undefined, value.entries) };
+      const current = this.#typed(write.key, 'doc')!;
+      if (current.parts === undefined) throw new Error(`WRONGFORM: "${write.key}" was not written in parts`);
       // The named parts replace the stored ones; the others stay as stored, as in Redis's hash.
-      encoded[i] = encodeValue(mergeParts(JSON.parse(stored.json), write.value as Record<string, unknown>, write.parts), 'compareAndSet');
+      return { parts: mergedParts(current.parts, value.entries) };
     });
     // A queue holding another kind of data fails here, before anything is written.
     const due = schedule && { ...schedule, scores: this.#zset(schedule.queue) };
     this.#countHits(hits);
     const now = this.#clock();
     const versions = writes.map((write, i) => {
-      const json = encoded[i];
-      if (json === null) {
+      const written = stored[i];
+      if (written === null) {
         this.#entries.delete(write.key);
         return 0;
       }
       const version = write.expectedVersion + 1;
       const expiresAt = write.ttlMs === undefined ? undefined : now + ttlMilliseconds(write.ttlMs, 'compareAndSet');
-      this.#entries.set(write.key, { type: 'doc', version, json, parted: write.parts !== undefined, expiresAt });
+      this.#entries.set(write.key, { type: 'doc', version, ...written, expiresAt });
       return version;
     });
     due?.scores.set(due.member, due.dueAt);
@@ -282,10 +313,9 @@ export class MemoryLiveStore implements LiveStore {
 
   #holds(guard: PartGuard): boolean {
     const doc = this.#typed(guard.key, 'doc');
-    if (!doc?.parted) return false;
-    const value = JSON.parse(doc.json) as Record<string, unknown>;
-    const part = Object.hasOwn(value, guard.part) ? JSON.stringify(value[guard.part]) : undefined;
-    return guard.oneOf.some((allowed) => encodeValue(allowed, 'pushNumbered') === part) && !guard.without.some((name) => Object.hasOwn(value, name));
+    if (doc?.parts === undefined) return false;
+    const part = doc.parts.get(guard.part);
+    return guard.oneOf.some((allowed) => encodeValue(allowed, 'pushNumbered') === part) && !guard.without.some((name) => doc.parts.has(name));
   }
 
   #listOf(key: string): ListEntry {
@@ -341,7 +371,7 @@ export class MemoryLiveStore implements LiveStore {
 
   #readDoc<T>(key: string): VersionedDoc<T> | null {
     const doc = this.#typed(key, 'doc');
-    return doc ? { version: doc.version, value: JSON.parse(doc.json) as T } : null;
+    return doc ? { version: doc.version, value: JSON.parse(documentJson(doc)) as T } : null;
   }
 
   #zset(key: string): Map<string, number> {
