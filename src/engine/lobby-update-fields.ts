@@ -26,9 +26,7 @@ const NEXT = '\x1e';
 
 /** The body of a whole update. */
 export function wholeBody(fields: LobbyFields): string {
-  let body = WHOLE;
-  for (let i = 0; i < fields.names.length; i++) body += `${i === 0 ? '' : NEXT}${fields.names[i]}${FIELD}${fields.values[i]}`;
-  return body;
+  return fieldsBody(WHOLE, fields, undefined);
 }
 
 /**
@@ -36,12 +34,15 @@ export function wholeBody(fields: LobbyFields): string {
  * `fields`: only what changed. Both must have the same names in the same order.
  */
 export function deltaBody(fields: LobbyFields, base: readonly string[]): string {
-  let body = DELTA;
-  let first = true;
+  return fieldsBody(DELTA, fields, base);
+}
+
+/** `kind`, then the fields (those whose JSON differs from `base`'s, given one) as `name US json`, RS between. */
+function fieldsBody(kind: string, fields: LobbyFields, base: readonly string[] | undefined): string {
+  let body = kind;
   for (let i = 0; i < fields.names.length; i++) {
-    if (fields.values[i] === base[i]) continue;
-    body += `${first ? '' : NEXT}${fields.names[i]}${FIELD}${fields.values[i]}`;
-    first = false;
+    if (base && fields.values[i] === base[i]) continue;
+    body += `${body.length === 1 ? '' : NEXT}${fields.names[i]}${FIELD}${fields.values[i]}`;
   }
   return body;
 }
