@@ -127,7 +127,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     let selfUrl = config.publicUrl;
     const servers = parts.own(await assembleServers({
       config, live, repos, maps: maps.catalog, clock, logger, selfUrl: () => selfUrl,
-      provider: options.serverProvider, timing: options.serverTiming, lobbies: lobbies.lobbies,
+      provider: options.serverProvider, timing: options.serverTiming, lobbies: lobbies.lobbies, lobbyFeed: lobbies.feed,
     }));
     const admin = assembleAdmin({
       db, repos, users: repos.users, lobbies: lobbies.lobbies, reservations: repos.reservations, invalidate: lobbies.invalidate, bansChanged: lobbies.bansChanged, clock,

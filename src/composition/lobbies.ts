@@ -9,7 +9,7 @@ import { BanList } from '../engine/ban-list';
 import { startDeadlineWorker } from '../engine/deadline-worker';
 import type { EngineLogger } from '../engine/engine-ports';
 import { LOBBY_DEADLINES, UNRECORDED_MATCHES } from '../engine/live-keys';
-import { startLobbyFeed, type LobbyBroadcast } from '../engine/lobby-broadcast';
+import { startLobbyFeed, type LobbyBroadcast, type LobbyFeed } from '../engine/lobby-broadcast';
 import { LiveEpoch } from '../engine/live-epoch';
 import { LobbyEngine } from '../engine/lobby-engine';
 import { PartyEngine } from '../engine/party-engine';
@@ -50,6 +50,8 @@ export interface LobbyServices {
   invalidate(topic: string): void;
   /** A ban was given or lifted: every instance's next ban check reads the list again. Await before answering. */
   bansChanged(): Promise<void>;
+  /** More listeners of this instance's lobby feed (the game servers' setup): the one subscription and assembly. */
+  feed: Pick<LobbyFeed, 'listen'>;
   /** Stops the worker and the cache listener; call before the stores close. */
   close(): Promise<void>;
 }
@@ -64,7 +66,7 @@ export async function assembleLobbies(input: LobbyServicesInput): Promise<LobbyS
     logger.error({ err: error }, 'publishing a cache invalidation failed'),
   );
   // A delta this instance cannot place (it started after the lobby's last whole update) is made good by a read.
-  const stopFeed = await startLobbyFeed(live, input.broadcast, {
+  const feed = await startLobbyFeed(live, input.broadcast, {
     read: (code) => lobbies.detail(code),
     onError: (error, code) => logger.warn({ err: error, lobby: code }, 'lobby feed: an update could not be placed, or its lobby read again; its watchers here wait for its next change'),
   });
@@ -106,7 +108,7 @@ export async function assembleLobbies(input: LobbyServicesInput): Promise<LobbyS
   } catch (error) {
     epoch.stop();
     await invalidation.stop();
-    await stopFeed();
+    await feed.stop();
     throw error;
   }
   const worker = startDeadlineWorker({
@@ -132,6 +134,7 @@ export async function assembleLobbies(input: LobbyServicesInput): Promise<LobbyS
   return {
     lobbies,
     parties,
+    feed: { listen: (listener) => feed.listen(listener) },
     invalidate: (topic) => invalidation.invalidate(topic),
     bansChanged: () => bans.changed(),
     async close() {
@@ -139,7 +142,7 @@ export async function assembleLobbies(input: LobbyServicesInput): Promise<LobbyS
       await worker.stop();
       await lobbies.idle();
       await invalidation.stop();
-      await stopFeed();
+      await feed.stop();
     },
   };
 }

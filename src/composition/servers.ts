@@ -15,7 +15,7 @@ import type { LobbyLogRepository } from '../servers/lobby-log-repository';
 import { LOG_TIMEOUT_QUEUE, LobbyServerService } from '../servers/lobby-server-service';
 import { PluginService } from '../servers/plugin-service';
 import type { LobbyDetail } from '../../schema/lobby';
-import { startLobbyFeed } from '../engine/lobby-broadcast';
+import type { LobbyFeed } from '../engine/lobby-broadcast';
 
 export interface ServerServicesDeps {
   config: Config;
@@ -32,6 +32,8 @@ export interface ServerServicesDeps {
   link?: GameServerLink;
   /** The lobby engine's read of a lobby (pinned lobbies' rosters, hosts, votes). */
   lobbies: { detail(code: string): Promise<LobbyDetail | null> };
+  /** This instance's lobby feed, whose updates of lobbies going live set their game servers up. */
+  lobbyFeed: Pick<LobbyFeed, 'listen'>;
 }
 
 export interface ServerServices {
@@ -82,13 +84,10 @@ export async function assembleServers(deps: ServerServicesDeps): Promise<ServerS
   });
   const plugins = new PluginService({ repo, logs, lobbies: deps.lobbies, regionCapacity: deps.config.servers.regionCapacity, clock, wake });
   // Every instance sees every lobby update; the log row's insert makes one of them configure.
-  const stopFeed = await startLobbyFeed(live, {
+  const stopListening = deps.lobbyFeed.listen({
     phases: LobbyServerService.SETUP_PHASES,
     lobbyUpdated: (_code, _version, lobby) =>
       void lobbyServer.lobbyUpdated(lobby).catch((error) => logger.error({ err: error, lobby: lobby.code }, 'setting up the game server failed')),
-  }, {
-    read: (code) => deps.lobbies.detail(code),
-    onError: (error, code) => logger.warn({ err: error, lobby: code }, 'lobby feed: an update could not be placed, or its lobby read again'),
   });
   // A wake-up lost with an in-process store (or a crash between steps) is found again here.
   for (const record of await repo.unfinished()) await wake(record.id, clock());
@@ -106,7 +105,7 @@ export async function assembleServers(deps: ServerServicesDeps): Promise<ServerS
   return {
     reservations, lobbyServer, plugins, logs, lifecycle, repo, provider, link,
     async close() {
-      await stopFeed();
+      stopListening();
       await worker.stop();
       await provider.close();
     },

@@ -1,7 +1,7 @@
 import type { LobbyChatMessage, LobbyDetail, LobbySummary } from '../../schema/lobby';
 import { lobbyDetail, type LobbyPhase, type LobbyState } from '../domain/lobby';
 import type { LiveStore, NumberedPush, NumberedText, Publication, Unsubscribe } from '../live/live-store';
-import { LobbyFeedAssembler, type ReadLobby } from './lobby-feed-assembler';
+import { LobbyFeedAssembler, type AssembledUpdate, type ReadLobby } from './lobby-feed-assembler';
 import { fieldsOf, wholeBody } from './lobby-update-fields';
 
 /**
@@ -95,26 +95,32 @@ export interface LobbyFeedOptions {
   onError?: (error: unknown, code: string) => void;
 }
 
+/** This instance's subscription to the lobby feed. */
+export interface LobbyFeed {
+  /** Another listener, from now on (an area assembled after the feed started); answers its removal. */
+  listen(listener: LobbyFeedListener): () => void;
+  stop: Unsubscribe;
+}
+
 /**
- * This instance's delivery of the lobby feed to its own watchers. Resolves once subscribed: from
- * then on nothing published is missed.
+ * This instance's delivery of the lobby feed to its own watchers and other listeners: one
+ * subscription and one assembler of the updates' fields, whoever listens. Resolves once
+ * subscribed: from then on nothing published is missed.
  */
-export function startLobbyFeed(live: LiveStore, listener: LobbyFeedListener, options: LobbyFeedOptions = {}): Promise<Unsubscribe> {
+export async function startLobbyFeed(live: LiveStore, listener: LobbyFeedListener, options: LobbyFeedOptions = {}): Promise<LobbyFeed> {
+  const listeners = [listener];
   const assembler = new LobbyFeedAssembler(
     (update) => {
-      if (listener.lobbyEventJson) return listener.lobbyEventJson(update.code, 'lobby:update', update.json(), update.version);
-      if (!listener.lobbyUpdated) return;
-      if (listener.phases && !listener.phases.includes(update.phase as LobbyPhase)) return;
-      listener.lobbyUpdated(update.code, update.version, (JSON.parse(update.json()) as { lobby: LobbyDetail }).lobby);
+      for (const each of listeners) handUpdate(each, update);
     },
     options.read,
     options.onError ?? (() => undefined),
   );
-  const takesUpdates = listener.lobbyEventJson !== undefined || listener.lobbyUpdated !== undefined;
-  return live.subscribe(LOBBY_FEED_CHANNEL, (message) => {
+  const takesUpdates = () => listeners.some((each) => each.lobbyEventJson !== undefined || each.lobbyUpdated !== undefined);
+  const stop = await live.subscribe(LOBBY_FEED_CHANNEL, (message) => {
     switch (message[0]) {
       case UPDATE: {
-        if (!takesUpdates) return;
+        if (!takesUpdates()) return;
         const codeEnd = message.indexOf('\n');
         const versionEnd = message.indexOf('\n', codeEnd + 1);
         const phaseEnd = message.indexOf('\n', versionEnd + 1);
@@ -125,13 +131,42 @@ export function startLobbyFeed(live: LiveStore, listener: LobbyFeedListener, opt
         const newline = message.indexOf('\n');
         const code = message.slice(1, newline);
         // After the lobby's updates that arrived before it, even while they wait for a read.
-        if (listener.lobbyEventJson) return assembler.inOrder(code, () => listener.lobbyEventJson!(code, 'lobby:chat', message.slice(newline + 1), 0));
-        if (listener.lobbyChat) return assembler.inOrder(code, () => listener.lobbyChat!(code, (JSON.parse(message.slice(newline + 1)) as { message: LobbyChatMessage }).message));
+        return assembler.inOrder(code, () => {
+          for (const each of listeners) handChat(each, code, message.slice(newline + 1));
+        });
+      }
+      case LIST: {
+        const wanted = listeners.filter((each) => each.lobbiesChanged);
+        if (wanted.length === 0) return;
+        const { lobbies } = JSON.parse(message.slice(1)) as { lobbies: LobbySummary[] };
+        for (const each of wanted) each.lobbiesChanged!(lobbies);
         return;
       }
-      case LIST:
-        return listener.lobbiesChanged?.((JSON.parse(message.slice(1)) as { lobbies: LobbySummary[] }).lobbies);
       // Anything else (a test's marker) is not for watchers.
     }
   });
+  return {
+    listen: (another) => {
+      listeners.push(another);
+      return () => {
+        const at = listeners.indexOf(another);
+        if (at !== -1) listeners.splice(at, 1);
+      };
+    },
+    stop,
+  };
+}
+
+/** An update as a listener takes it: JSON for a transport, else parsed, and only of its phases. */
+function handUpdate(listener: LobbyFeedListener, update: AssembledUpdate): void {
+  if (listener.lobbyEventJson) return listener.lobbyEventJson(update.code, 'lobby:update', update.json(), update.version);
+  if (!listener.lobbyUpdated) return;
+  if (listener.phases && !listener.phases.includes(update.phase as LobbyPhase)) return;
+  listener.lobbyUpdated(update.code, update.version, (JSON.parse(update.json()) as { lobby: LobbyDetail }).lobby);
+}
+
+/** A chat message as a listener takes it: JSON for a transport, parsed for one that takes chat, else not at all. */
+function handChat(listener: LobbyFeedListener, code: string, json: string): void {
+  if (listener.lobbyEventJson) return listener.lobbyEventJson(code, 'lobby:chat', json, 0);
+  listener.lobbyChat?.(code, (JSON.parse(json) as { message: LobbyChatMessage }).message);
 }

@@ -103,7 +103,7 @@ async function transportFeed(read?: (code: string) => Promise<LobbyDetail | null
   const store = new MemoryLiveStore();
   const events: Array<{ event: string; json: string }> = [];
   const waiters: Array<{ count: number; resolve: () => void }> = [];
-  await startLobbyFeed(
+  const started = await startLobbyFeed(
     store,
     {
       lobbyEventJson: (_code, event, json) => {
@@ -114,7 +114,7 @@ async function transportFeed(read?: (code: string) => Promise<LobbyDetail | null
     { read },
   );
   const received = (count: number) => new Promise<void>((resolve) => (events.length >= count ? resolve() : waiters.push({ count, resolve })));
-  return { store, events, received };
+  return { store, events, received, started };
 }
 
 it('assembles each delta into the same JSON as a whole update of that version', async () => {
@@ -209,4 +209,21 @@ it('never hands on a version older than the one a read handed on, whole or delta
   await feed.received(2);
 
   expect(feed.events.map((e) => JSON.parse(e.json).version)).toEqual([states[2].version + 1, states[2].version + 2]);
+});
+
+it('hands a listener added later every update from then on, deltas included, from the one assembly', async () => {
+  const { states, whole, delta, next } = votedTwice();
+  const feed = await transportFeed();
+  await feed.store.publish(LOBBY_FEED_CHANNEL, whole);
+  await feed.received(1);
+  const later: Array<{ version: number; lobby: LobbyDetail }> = [];
+  const stopListening = feed.started.listen({ lobbyUpdated: (_code, version, lobby) => later.push({ version, lobby }) });
+
+  await feed.store.publish(LOBBY_FEED_CHANNEL, delta);
+  await feed.received(2);
+  stopListening();
+  await feed.store.publish(LOBBY_FEED_CHANNEL, next);
+  await feed.received(3);
+
+  expect(later).toEqual([{ version: states[1].version, lobby: lobbyDetail(states[1], T0) }]);
 });
