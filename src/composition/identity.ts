@@ -117,6 +117,7 @@ export async function assembleIdentity(input: IdentityInput): Promise<Identity> 
     async close() {
       clearInterval(pruning);
       recentUsers.stop();
+      sessions.stop();
       await auditLog.close();
       if (auditLog.waiting > 0) logger.error({ rows: auditLog.waiting }, 'audit rows could not be written before shutdown');
     },

@@ -33,7 +33,7 @@ export interface Authenticator {
   authenticate(request: PresentedRequest, route: RouteRule, trail: AnswerTrail): Caller | Promise<Caller>;
   /**
    * The same for the hot routes (lobby commands): the session and its user's row may be copies up to
-   * half a second old (recent-reads.ts) instead of a store round trip and a Postgres query per
+   * known current half a second ago (checked-reads.ts) instead of a store round trip and a Postgres query per
    * request; admin routes still read fresh.
    */
   authenticateRecent(request: PresentedRequest, route: RouteRule, trail: AnswerTrail): Caller | Promise<Caller>;

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { LiveStore, VersionedDoc } from '../live/live-store';
+import { CheckedReads, type CheckedReadsOptions } from './checked-reads';
 import { LruMap } from './lru-map';
-import { RecentReads } from './recent-reads';
 
 export const SESSION_COOKIE = 'league_session';
 export const SESSION_IDLE_MS = 30 * 24 * 60 * 60 * 1000;
@@ -26,7 +26,7 @@ export interface Session {
 
 export interface ResolveOptions {
   /**
-   * The session may be as this instance read it up to half a second ago (recent-reads.ts). Only
+   * The session may be as this instance knew it current up to half a second ago (checked-reads.ts). Only
    * the routes that already act on a recent user row ask for it (lobby commands, over REST and
    * the socket, the hot path): the staleness they accept stays one bound, while logins, logouts,
    * key and admin routes, and socket handshakes keep reading the store on every request.
@@ -44,11 +44,12 @@ export interface VerifiedCookie {
  * Per-instance memory. Cookie value -> what it names, only for cookies that verified: a forged
  * one is never entered, so it is checked (in constant time) on every request and cannot fill the
  * map; finding a cookie here compares it with a stored one only on an equal (per-process seeded)
- * hash. Store key -> the session document as read, for `recent` resolves.
+ * hash. Store key -> the session document as read, for `recent` resolves: how old it may be and
+ * how often the copies in use are checked (checked-reads.ts).
  */
 export interface SessionCaches {
   verified: LruMap<string, VerifiedCookie>;
-  recent: RecentReads<string, VersionedDoc<SessionDoc> | null>;
+  recent: Omit<CheckedReadsOptions, 'capacity'>;
 }
 
 /**
@@ -57,11 +58,13 @@ export interface SessionCaches {
  * a hash of the id, so a dump of the store holds no usable cookie.
  *
  * A logout on this instance is exact at once (its copy is dropped); one on another instance, or a
- * session deleted from the store by hand, reaches `recent` reads here within RECENT_MAX_AGE_MS.
+ * session deleted from the store by hand, reaches `recent` reads here within RECENT_MAX_AGE_MS:
+ * the copies in use are checked with ONE store read of their versions, so a user's commands need
+ * no session read of their own (one store round trip per lobby command, not two).
  */
 export class SessionStore {
   readonly #verified: SessionCaches['verified'];
-  readonly #recent: SessionCaches['recent'];
+  readonly #recent: CheckedReads<string, VersionedDoc<SessionDoc>>;
 
   constructor(
     private readonly live: LiveStore,
@@ -70,7 +73,16 @@ export class SessionStore {
     caches: Partial<SessionCaches> = {},
   ) {
     this.#verified = caches.verified ?? new LruMap(VERIFIED_CAPACITY);
-    this.#recent = caches.recent ?? new RecentReads({ capacity: RECENT_CAPACITY });
+    this.#recent = new CheckedReads(
+      {
+        load: (key) => live.get<SessionDoc>(key),
+        changed: async (known) => {
+          const now = await live.getMany(known.map(({ key }) => key));
+          return known.flatMap(({ key, value }, i) => (now[i]?.version === value.version ? [] : [key]));
+        },
+      },
+      { capacity: RECENT_CAPACITY, ...caches.recent },
+    );
   }
 
   async create(userId: number): Promise<{ cookieValue: string; session: Session }> {
@@ -87,8 +99,7 @@ export class SessionStore {
     const named = this.#named(cookieValue);
     if (!named) return null;
     const { id, key } = named;
-    const read = () => this.live.get<SessionDoc>(key);
-    const found = options.recent ? await this.#recent.read(key, read) : await read();
+    const found = options.recent ? await this.#recent.read(key) : await this.live.get<SessionDoc>(key);
     if (!found) return null;
     const now = this.clock();
     if (now - found.value.refreshedAt < REFRESH_EVERY_MS) return { id, userId: found.value.userId };
@@ -107,6 +118,16 @@ export class SessionStore {
     if (!named) return;
     await this.live.delete(named.key);
     this.#recent.forget(named.key);
+  }
+
+  /** One check of the recent copies in use (the timer's; tests call it to not wait for the timer). */
+  checkRecent(): Promise<void> {
+    return this.#recent.check();
+  }
+
+  /** Stops the checks of the copies in use (shutdown). */
+  stop(): void {
+    this.#recent.stop();
   }
 
   #named(cookieValue: string | undefined): VerifiedCookie | null {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LruMap } from '../../../src/identity/lru-map';
-import { RecentReads } from '../../../src/identity/recent-reads';
 import { SessionStore, type SessionCaches, type VerifiedCookie } from '../../../src/identity/session-store';
+import type { VersionedDoc } from '../../../src/live/live-store';
 import { MemoryLiveStore } from '../../../src/live/memory-live-store';
 
 const SECRET = 'a-session-secret-of-at-least-32-chars';
@@ -12,6 +12,21 @@ function forge(cookieValue: string, variant: number): string {
   const [id, mac] = cookieValue.split('.');
   const tail = variant.toString(36).padStart(4, '0');
   return `${id}.${mac.slice(0, -4)}${tail === mac.slice(-4) ? 'zzzz' : tail}`;
+}
+
+/** The in-process store, counting the single reads a resolve makes; its many-key reads (the checks) can be made to fail. */
+class ReadCountingStore extends MemoryLiveStore {
+  reads = 0;
+  failManyReads = false;
+
+  override get<T = unknown>(key: string): Promise<VersionedDoc<T> | null> {
+    this.reads += 1;
+    return super.get<T>(key);
+  }
+
+  override getMany<T = unknown>(keys: string[]): Promise<Array<VersionedDoc<T> | null>> {
+    return this.failManyReads ? Promise.reject(new Error('store unavailable')) : super.getMany<T>(keys);
+  }
 }
 
 describe('SessionStore', () => {
@@ -38,7 +53,7 @@ describe('SessionStore', () => {
   it('refuses a session destroyed by another instance once its recent copy is maxAgeMs old', async () => {
     let realTime = 0;
     const live = new MemoryLiveStore();
-    const caches: Partial<SessionCaches> = { recent: new RecentReads({ capacity: 10, maxAgeMs: 500, now: () => realTime }) };
+    const caches: Partial<SessionCaches> = { recent: { maxAgeMs: 500, checkEveryMs: 60_000, now: () => realTime } };
     const here = new SessionStore(live, SECRET, Date.now, caches);
     const elsewhere = new SessionStore(live, SECRET, Date.now);
     const { cookieValue } = await elsewhere.create(7);
@@ -52,9 +67,47 @@ describe('SessionStore', () => {
     expect(await here.resolve(cookieValue, { recent: true })).toBeNull();
   });
 
+  it('refuses a session destroyed by another instance as soon as a check of the copies in use finds it gone', async () => {
+    const live = new MemoryLiveStore();
+    const here = new SessionStore(live, SECRET, Date.now, { recent: { maxAgeMs: 500, checkEveryMs: 60_000, now: () => 0 } });
+    const elsewhere = new SessionStore(live, SECRET, Date.now);
+    const { cookieValue } = await elsewhere.create(7);
+    expect(await here.resolve(cookieValue, { recent: true })).not.toBeNull();
+    await elsewhere.destroy(cookieValue);
+    await here.checkRecent();
+    expect(await here.resolve(cookieValue, { recent: true })).toBeNull();
+  });
+
+  it('keeps acting on a session past its max age while checks find it unchanged, without reading it again', async () => {
+    let realTime = 0;
+    const live = new ReadCountingStore();
+    const sessions = new SessionStore(live, SECRET, Date.now, { recent: { maxAgeMs: 500, checkEveryMs: 60_000, now: () => realTime } });
+    const { cookieValue } = await sessions.create(7);
+    for (let i = 0; i < 10; i++) {
+      expect(await sessions.resolve(cookieValue, { recent: true })).not.toBeNull();
+      realTime += 400;
+      await sessions.checkRecent();
+    }
+    expect(live.reads).toBe(1);
+  });
+
+  it('reads a session again after its max age when the check could not reach the store', async () => {
+    let realTime = 0;
+    const live = new ReadCountingStore();
+    const sessions = new SessionStore(live, SECRET, Date.now, { recent: { maxAgeMs: 500, checkEveryMs: 60_000, now: () => realTime } });
+    const { cookieValue } = await sessions.create(7);
+    await sessions.resolve(cookieValue, { recent: true });
+    live.failManyReads = true;
+    realTime += 400;
+    await sessions.checkRecent();
+    realTime += 100;
+    await sessions.resolve(cookieValue, { recent: true });
+    expect(live.reads).toBe(2);
+  });
+
   it('renews the idle expiry from a recent copy once an hour has passed, and only once', async () => {
     let now = Date.now();
-    const sessions = new SessionStore(new MemoryLiveStore(), SECRET, () => now, { recent: new RecentReads({ capacity: 10, now: () => 0 }) });
+    const sessions = new SessionStore(new MemoryLiveStore(), SECRET, () => now, { recent: { now: () => 0 } });
     const { cookieValue } = await sessions.create(7);
     expect((await sessions.resolve(cookieValue, { recent: true }))?.refreshed).toBeUndefined();
     now += HOUR_MS;
@@ -67,7 +120,7 @@ describe('SessionStore', () => {
   it('does not renew a session another instance renewed since its recent copy was read', async () => {
     let now = Date.now();
     const live = new MemoryLiveStore();
-    const here = new SessionStore(live, SECRET, () => now, { recent: new RecentReads({ capacity: 10, now: () => 0 }) });
+    const here = new SessionStore(live, SECRET, () => now, { recent: { now: () => 0 } });
     const elsewhere = new SessionStore(live, SECRET, () => now);
     const { cookieValue } = await elsewhere.create(7);
     await here.resolve(cookieValue, { recent: true });
