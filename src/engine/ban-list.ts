@@ -5,6 +5,7 @@ import { LastKnown } from '../db/last-known';
 import type { LiveStore } from '../live/live-store';
 import { BAN_LIST_GENERATION } from './live-keys';
 import { retryOnConflict } from './cas-retry';
+import type { KnownBan } from './engine-ports';
 
 export interface BanListDeps {
   live: LiveStore;
@@ -18,8 +19,16 @@ export interface BanListDeps {
 /** A ban written behind the API's back (an operator's SQL) holds within this; the API's own at once. */
 export const MAX_AGE_MS = 500;
 
+/** The generation document as read: its value names the list's generation, its version is what a guarded write expects. */
+interface Generation {
+  value: string | null;
+  version: number;
+}
+
 interface Loaded {
   generation: string | null;
+  /** The generation document's version when this list was found current (0: absent). */
+  version: number;
   loadedAt: number;
   byUser: Map<number, BanRecord[]>;
 }
@@ -33,7 +42,8 @@ interface Loaded {
  * A ban must hold at once on every instance (the admin issue), so the list is only served while
  * it is current: every ban the API gives or lifts bumps a generation in the live store before
  * the API answers (`changed`), and every check reads that generation (one small read, made beside
- * the command's own) and reloads the list when it moved. A ban an operator writes by SQL moves no
+ * the command's own) and reloads the list when it moved; or, for chat, `knownBan` answers without
+ * the read and the command's write is guarded on the generation instead (KnownBan). A ban an operator writes by SQL moves no
  * generation; the list's age bound (MAX_AGE_MS) brings it in, as it does a ban whose generation
  * write was lost (Redis failing between the commit and the write). Expiry is decided per check by the
  * clock, so a ban that runs out ends by itself. While Postgres cannot answer, the last list read
@@ -44,7 +54,7 @@ export class BanList {
   readonly #maxAgeMs: number;
   readonly #lastKnown: LastKnown<'bans', BanRecord[]>;
   #loaded: Loaded | null = null;
-  #loading: { generation: string | null; promise: Promise<Loaded> } | null = null;
+  #loading: { generation: Generation; promise: Promise<Loaded> } | null = null;
 
   constructor(deps: BanListDeps) {
     this.#deps = deps;
@@ -55,9 +65,20 @@ export class BanList {
   /** The newest ban of the user in force at `now`, or null (the port of BanRepository.activeBan). */
   async activeBan(userId: number, now: Date): Promise<BanRecord | null> {
     const generation = await this.#generation();
-    const loaded = this.#fresh(generation) ?? (await this.#load(generation));
-    const at = now.getTime();
-    return loaded.byUser.get(userId)?.find((ban) => isBanned(domainBan(ban), at)) ?? null;
+    const loaded = this.#fresh(generation.value) ?? (await this.#load(generation));
+    return activeIn(loaded, userId, now);
+  }
+
+  /**
+   * The answer of the list as last found current, without reading the generation, while the list
+   * is within its age bound; with the generation's version to guard a write on, so the write
+   * happens only if no ban was given or lifted through the API since (KnownBan). Null when there is
+   * no such list: the caller asks `activeBan`.
+   */
+  knownBan(userId: number, now: Date): KnownBan | null {
+    const loaded = this.#fresh(this.#loaded?.generation ?? null);
+    if (!loaded) return null;
+    return { banned: activeIn(loaded, userId, now) !== null, guard: { key: BAN_LIST_GENERATION, expectedVersion: loaded.version } };
   }
 
   /** Call after a ban is given or lifted, before answering: every instance's next check reloads. */
@@ -68,9 +89,9 @@ export class BanList {
     });
   }
 
-  async #generation(): Promise<string | null> {
+  async #generation(): Promise<Generation> {
     const doc = await this.#deps.live.get<string>(BAN_LIST_GENERATION);
-    return typeof doc?.value === 'string' ? doc.value : null;
+    return { value: typeof doc?.value === 'string' ? doc.value : null, version: doc?.version ?? 0 };
   }
 
   #fresh(generation: string | null): Loaded | null {
@@ -82,13 +103,13 @@ export class BanList {
   }
 
   /** One load at a time per generation: the checks that find the list stale meanwhile share it. */
-  #load(generation: string | null): Promise<Loaded> {
-    if (this.#loading?.generation === generation) return this.#loading.promise;
+  #load(generation: Generation): Promise<Loaded> {
+    if (this.#loading?.generation.value === generation.value) return this.#loading.promise;
     const loadedAt = this.#deps.clock();
     const promise = this.#lastKnown
       .read('bans', () => this.#deps.loadCurrent(new Date(loadedAt)))
       .then((bans) => {
-        const loaded = { generation, loadedAt, byUser: byUser(bans) };
+        const loaded = { generation: generation.value, version: generation.version, loadedAt, byUser: byUser(bans) };
         // A newer load may have finished first; keep the newest.
         if (!this.#loaded || this.#loaded.loadedAt <= loadedAt) this.#loaded = loaded;
         return loaded;
@@ -99,6 +120,11 @@ export class BanList {
     this.#loading = { generation, promise };
     return promise;
   }
+}
+
+function activeIn(loaded: Loaded, userId: number, now: Date): BanRecord | null {
+  const at = now.getTime();
+  return loaded.byUser.get(userId)?.find((ban) => isBanned(domainBan(ban), at)) ?? null;
 }
 
 function byUser(bans: BanRecord[]): Map<number, BanRecord[]> {

@@ -2,7 +2,7 @@ import type { BanRepository } from '../db/ban-repository';
 import type { LobbyRecordRepository } from '../db/lobby-record-repository';
 import type { MatchRepository } from '../db/match-repository';
 import type { UsersRepository } from '../db/users-repository';
-import type { WindowCheck, WindowHit } from '../live/live-store';
+import type { ReadGuard, WindowCheck, WindowHit } from '../live/live-store';
 
 /*
  * The durable side as the engines see it: narrow slices of the repositories, so the benchmark and
@@ -10,7 +10,16 @@ import type { WindowCheck, WindowHit } from '../live/live-store';
  */
 export type LobbyRecords = Pick<LobbyRecordRepository, 'save' | 'saveMany' | 'load' | 'loadOpen'>;
 export type MatchRecorder = Pick<MatchRepository, 'recordMatch'>;
-export type BanLookup = Pick<BanRepository, 'activeBan'>;
+export type BanLookup = Pick<BanRepository, 'activeBan'> & {
+  /** Answered from a list known current without a read, with the read a write must guard on to act on it (BanList); null when not known current. */
+  knownBan?(userId: number, now: Date): KnownBan | null;
+};
+
+/** Whether a user is banned, as a list known current says, and the version that list was read at: a write guarded on it happens only while the list is still current. */
+export interface KnownBan {
+  banned: boolean;
+  guard: ReadGuard;
+}
 export type UserLookup = Pick<UsersRepository, 'findByPlatformId'>;
 
 /** Codes of ended lobbies whose match id was never stored (a crash between report and record). */

@@ -1,5 +1,5 @@
 import type { LiveStore, ReadGuard } from '../live/live-store';
-import type { EngineLogger } from './engine-ports';
+import type { EngineLogger, KnownBan } from './engine-ports';
 import type { LobbyDocuments } from './lobby-documents';
 import type { LobbyEffects } from './lobby-effects';
 import type { MembershipIndex } from './membership-index';
@@ -13,6 +13,8 @@ export interface LobbyContext {
   clock: () => number;
   logger: EngineLogger;
   isBanned: (userId: number) => Promise<boolean>;
+  /** The ban list's answer while it is known current, without a read (see KnownBan); null otherwise. */
+  knownBan: (userId: number) => KnownBan | null;
   invalidate: (topic: 'lobbies' | 'matches' | 'points') => void;
   /**
    * Waits until the live store is whole (no rebuild after a loss under way) and answers the guard

@@ -72,7 +72,7 @@ export class LobbyEngine {
       live: deps.live, documents, clock, logger, invalidate, summaries: () => this.summaries(),
     });
     const index = new MembershipIndex(deps.live, documents);
-    this.#ctx = { live: deps.live, documents, effects, index, clock, logger, invalidate, isBanned: banCheck(deps.bans, clock), rebuilt: deps.rebuilt };
+    this.#ctx = { live: deps.live, documents, effects, index, clock, logger, invalidate, isBanned: banCheck(deps.bans, clock), knownBan: (userId) => deps.bans.knownBan?.(userId, new Date(clock())) ?? null, rebuilt: deps.rebuilt };
     this.#reporter = new MatchReporter(this.#ctx, deps.matches);
     this.#group = new LobbyGroupCommit(deps.live, documents, clock, logger, deps.rebuilt);
   }

@@ -1,4 +1,4 @@
-import type { CasWrite, Commit, DueEntry, NumberedPush, WindowCheck } from './live-store';
+import type { CasWrite, Commit, DueEntry, NumberedPush, ReadGuard, WindowCheck } from './live-store';
 
 /**
  * Argument rules shared by both live stores, so that a bad call fails the same way on either
@@ -43,9 +43,7 @@ export function checkCommit(commit: Commit): void {
   for (const guard of commit.guards ?? []) {
     if (seen.has(guard.key)) throw new Error(`commit: key "${guard.key}" is guarded twice or also written`);
     seen.add(guard.key);
-    if (!Number.isInteger(guard.expectedVersion) || guard.expectedVersion < 0) {
-      throw new RangeError(`commit: expectedVersion of guard "${guard.key}" must be an integer >= 0`);
-    }
+    checkExpectedVersion(guard, 'commit');
   }
   for (const hit of commit.hits ?? []) checkWindowCheck(hit, 'commit');
 }
@@ -54,6 +52,14 @@ export function checkCommit(commit: Commit): void {
 export function checkNumberedPush(push: NumberedPush): void {
   checkPositiveInteger(push.maxLength, 'maxLength', 'pushNumbered');
   for (const hit of push.hits ?? []) checkWindowCheck(hit, 'pushNumbered');
+  for (const guard of push.versions ?? []) checkExpectedVersion(guard, 'pushNumbered');
+}
+
+/** A version guard's expected version: a whole number, 0 for a document that must be absent. */
+function checkExpectedVersion(guard: ReadGuard, method: string): void {
+  if (!Number.isInteger(guard.expectedVersion) || guard.expectedVersion < 0) {
+    throw new RangeError(`${method}: expectedVersion of guard "${guard.key}" must be an integer >= 0`);
+  }
 }
 
 /** A limit hit as `hitWindow` takes it: a time, a positive window and a positive whole limit. */

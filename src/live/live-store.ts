@@ -105,6 +105,8 @@ export interface NumberedPush {
   hits?: WindowCheck[];
   /** Checked after the hits: when it does not hold, nothing is counted or done (`unmet`). */
   guard?: PartGuard;
+  /** Documents the decision read (the ban list's generation), checked with `guard`: one not at its version (0 = absent) leaves the push `unmet` too. */
+  versions?: ReadGuard[];
 }
 
 /**

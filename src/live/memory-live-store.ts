@@ -293,10 +293,11 @@ export class MemoryLiveStore implements LiveStore {
 
   async pushNumbered(push: NumberedPush): Promise<NumberedPushResult> {
     this.#assertOpen();
-    const { key, maxLength, sequence, entry, publish, hits = [], guard } = push;
+    const { key, maxLength, sequence, entry, publish, hits = [], guard, versions = [] } = push;
     checkNumberedPush(push);
     const verdicts = this.#windowVerdicts(hits);
     if (verdicts.some((verdict) => !verdict.allowed)) return { ok: false, refused: verdicts };
+    if (versions.some((read) => (this.#readDoc(read.key)?.version ?? 0) !== read.expectedVersion)) return { ok: false, unmet: true };
     if (guard && !this.#holds(guard)) return { ok: false, unmet: true };
     // A list or counter key holding another kind of data fails here, before anything is written.
     this.#typed(key, 'list');

@@ -340,10 +340,11 @@ export class RedisLiveStore implements LiveStore {
   }
 
   async pushNumbered(push: NumberedPush): Promise<NumberedPushResult> {
-    const { key, maxLength, sequence, entry, publish, hits = [], guard } = push;
+    const { key, maxLength, sequence, entry, publish, hits = [], guard, versions = [] } = push;
     checkNumberedPush(push);
-    const keys = [...this.#hitKeys(hits), ...(guard ? [this.#key(guard.key)] : []), this.#key(key), this.#key(sequence)];
-    const args = [String(hits.length), String(maxLength), guard ? '1' : '0', ...hitArgs(hits, 'pushNumbered')];
+    const keys = [...this.#hitKeys(hits), ...versions.map((read) => this.#key(read.key)), ...(guard ? [this.#key(guard.key)] : []), this.#key(key), this.#key(sequence)];
+    const args = [String(hits.length), String(maxLength), guard ? '1' : '0', ...hitArgs(hits, 'pushNumbered'), String(versions.length)];
+    for (const read of versions) args.push(String(read.expectedVersion));
     if (guard) {
       const values = guard.oneOf.map((value) => encodeValue(value, 'pushNumbered'));
       args.push(guard.part, String(values.length), ...values, String(guard.without.length), ...guard.without);

@@ -221,6 +221,13 @@ local h = tonumber(ARGV[1])
 local verdicts, refused = checkHits(h, 4)
 if refused then return {2, verdicts} end
 local e = 4 + 3 * h
+local first = 1
+if h > 0 then first = h + 2 end
+local nv = tonumber(ARGV[e])
+for i = 1, nv do
+  if tonumber(redis.call('HGET', KEYS[first + i - 1], 'v') or '0') ~= tonumber(ARGV[e + i]) then return {3} end
+end
+e = e + 1 + nv
 if ARGV[3] == '1' then
   local doc = KEYS[#KEYS - 2]
   local value = redis.call('HGET', doc, 'p:' .. ARGV[e])

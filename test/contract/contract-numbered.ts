@@ -104,6 +104,35 @@ export function numberedRules(current: () => LiveStoreHarness, options: LiveStor
       expect(await push(store, 'over', { guard, hits })).toEqual({ ok: false, refused: [{ allowed: false, count: 1, retryAfterMs: 10_000 }] });
     });
 
+    it('pushes only while every document it read is at its version, an absent one at 0', async () => {
+      const { store } = current();
+      const versions = [{ key: 'generation', expectedVersion: 0 }];
+      expect(await push(store, 'before', { versions })).toEqual({ ok: true, number: 1 });
+      await store.compareAndSet([{ key: 'generation', expectedVersion: 0, value: 'g1' }]);
+      expect(await push(store, 'stale', { versions })).toEqual({ ok: false, unmet: true });
+      expect(await push(store, 'current', { versions: [{ key: 'generation', expectedVersion: 1 }] })).toEqual({ ok: true, number: 2 });
+      expect(await store.listRange('chat')).toEqual([
+        { n: 1, text: 'before' },
+        { n: 2, text: 'current' },
+      ]);
+    });
+
+    it('counts no hit and gives no number when a document it read has moved on, whatever its part guard says', async () => {
+      const { store } = current();
+      await store.compareAndSet([{ key: 'lobby', expectedVersion: 0, value: { phase: 'gathering' }, parts: 'all' }]);
+      await store.compareAndSet([{ key: 'generation', expectedVersion: 0, value: 'g1' }]);
+      const guard = { key: 'lobby', part: 'phase', oneOf: ['gathering'], without: [] };
+      const hits = [{ key: 'rate:chat', now: 1000, windowMs: 10_000, limit: 1 }];
+      expect(await push(store, 'stale', { guard, hits, versions: [{ key: 'generation', expectedVersion: 0 }] })).toEqual({ ok: false, unmet: true });
+      expect(await push(store, 'counted', { guard, hits, versions: [{ key: 'generation', expectedVersion: 1 }] })).toEqual({ ok: true, number: 1 });
+    });
+
+    it('refuses a version guard that is not a whole number >= 0, pushing nothing', async () => {
+      const { store } = current();
+      await expect(push(store, 'bad', { versions: [{ key: 'generation', expectedVersion: -1 }] })).rejects.toThrow(/expectedVersion/);
+      expect(await store.listRange('chat')).toEqual([]);
+    });
+
     it.runIf(options.sharedAcrossInstances)('numbers the entries of racing instances in list order, none twice', async () => {
       const { store, openPeer } = current();
       const stores = [store, await openPeer!()];

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { BanRecord } from '../../src/db/ban-repository';
 import { BanList } from '../../src/engine/ban-list';
+import { MAX_AGE_MS } from '../../src/engine/ban-list';
+import type { ReadGuard } from '../../src/live/live-store';
 import { MemoryLiveStore } from '../../src/live/memory-live-store';
 
 const NOW = 1_800_000_000_000;
@@ -21,7 +23,13 @@ function world() {
   };
   const clock = () => now;
   const list = () => new BanList({ live, loadCurrent, clock });
-  return { table, list, advance: (ms: number) => (now += ms), loads: () => loads, at: () => new Date(now) };
+  return { live, table, list, advance: (ms: number) => (now += ms), loads: () => loads, at: () => new Date(now) };
+}
+
+/** A chat-like push guarded on what the list's answer was read at: whether the store still found it current. */
+async function stillCurrent(live: MemoryLiveStore, guard: ReadGuard): Promise<boolean> {
+  const pushed = await live.pushNumbered({ key: 'chat', maxLength: 10, sequence: 'chat:seq', entry: { before: '', after: '' }, versions: [guard] });
+  return pushed.ok;
 }
 
 describe('the ban list', () => {
@@ -91,5 +99,38 @@ describe('the ban list', () => {
     const bans = w.list();
     await Promise.all(Array.from({ length: 10 }, (_, i) => bans.activeBan(i, w.at())));
     expect(w.loads()).toBe(1);
+  });
+
+  it('knows nothing before its first read, so a caller asks activeBan', () => {
+    const w = world();
+    expect(w.list().knownBan(7, w.at())).toBeNull();
+  });
+
+  it('answers from the list it found current without reading, bans and non-bans alike', async () => {
+    const w = world();
+    w.table.push(ban(7));
+    const bans = w.list();
+    await bans.activeBan(8, w.at());
+    expect(bans.knownBan(7, w.at())?.banned).toBe(true);
+    expect(bans.knownBan(8, w.at())?.banned).toBe(false);
+    expect(w.loads()).toBe(1);
+  });
+
+  it('gives a guard that holds while no ban was announced since the list was found current', async () => {
+    const w = world();
+    const here = w.list();
+    await here.activeBan(7, w.at());
+    const known = here.knownBan(7, w.at())!;
+    expect(await stillCurrent(w.live, known.guard)).toBe(true);
+    await w.list().changed();
+    expect(await stillCurrent(w.live, known.guard)).toBe(false);
+  });
+
+  it('no longer answers without a read once its list is past the age bound', async () => {
+    const w = world();
+    const bans = w.list();
+    await bans.activeBan(7, w.at());
+    w.advance(MAX_AGE_MS);
+    expect(bans.knownBan(7, w.at())).toBeNull();
   });
 });

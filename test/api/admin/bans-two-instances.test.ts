@@ -3,7 +3,7 @@ import { describeOnTwoInstances, startTwoInstances, type Instance, type TwoInsta
 import { lobbyAt, nextPlatformId } from '../lobby/lobby-client';
 import { adminSideOn, type AdminSide } from './admin-fixtures';
 
-/* A ban given through one instance holds on the other at once: both read it from Postgres on every command. */
+/* A ban given through one instance holds on the other at once: the API's ban moves the list's generation, which every instance's next check (or guarded chat push) finds moved. */
 describeOnTwoInstances('bans across two server processes', () => {
   let instances: TwoInstances;
   let world: AdminSide;
@@ -29,6 +29,18 @@ describeOnTwoInstances('bans across two server processes', () => {
     await world.asKey(`/api/admin/bans/${banned.body.id}/lift`, { method: 'POST', body: {} });
     expect((await player.post(`/api/lobbies/${code}/join`)).status).toBe(200);
     expect((await lobbyAt(other.url, code)).pool.map((u) => u.id)).toContain(player.id);
+  });
+
+  it('a ban given on one instance refuses chat on the other at once, though the other had just found its ban list current', async () => {
+    const host = (await world.player()).on(other.url);
+    const player = (await world.player()).on(other.url);
+    const code = (await host.post('/api/lobbies', {})).body.code;
+    await player.command(code, 'join');
+    // This message finds the other instance's ban list current: the next one is pushed guarded on it.
+    expect((await player.post(`/api/lobbies/${code}/chat`, { message: 'gl hf' })).status).toBe(200);
+    expect((await world.asKey('/api/admin/bans', { method: 'POST', body: { user_id: player.id, reason: 'toxic chat' } })).status).toBe(201);
+    expect((await player.post(`/api/lobbies/${code}/chat`, { message: 'still here' })).status).toBe(403);
+    expect((await host.post(`/api/lobbies/${code}/chat`, { message: 'bye' })).status).toBe(200);
   });
 
   it('a player banned through one instance leaves the lobby the other instance serves', async () => {
