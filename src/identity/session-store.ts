@@ -10,6 +10,8 @@ const REFRESH_EVERY_MS = 60 * 60 * 1000;
 /** Cookies verified and sessions read, kept per instance: more than the users active at once. */
 const VERIFIED_CAPACITY = 10_000;
 const RECENT_CAPACITY = 10_000;
+/** Sessions whose versions one store call of a check reads. */
+const CHECK_CHUNK = 500;
 
 export interface SessionDoc {
   userId: number;
@@ -77,8 +79,11 @@ export class SessionStore {
       {
         load: (key) => live.get<SessionDoc>(key),
         changed: async (known) => {
-          const now = await live.getMany(known.map(({ key }) => key));
-          return known.flatMap(({ key, value }, i) => (now[i]?.version === value.version ? [] : [key]));
+          // In chunks: one script over every session in use would hold Redis for milliseconds in a large league.
+          const chunks = [];
+          for (let at = 0; at < known.length; at += CHECK_CHUNK) chunks.push(known.slice(at, at + CHECK_CHUNK));
+          const read = await Promise.all(chunks.map((chunk) => live.getMany(chunk.map(({ key }) => key))));
+          return chunks.flatMap((chunk, c) => chunk.flatMap(({ key, value }, i) => (read[c][i]?.version === value.version ? [] : [key])));
         },
       },
       { capacity: RECENT_CAPACITY, ...caches.recent },

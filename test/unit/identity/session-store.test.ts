@@ -78,6 +78,19 @@ describe('SessionStore', () => {
     expect(await here.resolve(cookieValue, { recent: true })).toBeNull();
   });
 
+  it('finds a destroyed session among more sessions in use than one store call of a check reads', async () => {
+    const live = new MemoryLiveStore();
+    const here = new SessionStore(live, SECRET, Date.now, { recent: { maxAgeMs: 500, checkEveryMs: 60_000, now: () => 0 } });
+    const elsewhere = new SessionStore(live, SECRET, Date.now);
+    const cookies = [];
+    for (let i = 0; i < 1_200; i++) cookies.push((await elsewhere.create(i)).cookieValue);
+    for (const cookie of cookies) await here.resolve(cookie, { recent: true });
+    await elsewhere.destroy(cookies[1_100]);
+    await here.checkRecent();
+    expect(await here.resolve(cookies[1_100], { recent: true })).toBeNull();
+    expect(await here.resolve(cookies[1_099], { recent: true })).not.toBeNull();
+  });
+
   it('keeps acting on a session past its max age while checks find it unchanged, without reading it again', async () => {
     let realTime = 0;
     const live = new ReadCountingStore();
