@@ -40,6 +40,8 @@ interface Table {
 }
 
 interface Run {
+  /** Live-store calls the server made in the measured phase, by operation (its /metrics); the league only. */
+  storeCalls?: Map<string, number>;
   commands: number;
   failures: Map<string, number>;
   latencies: number[];
@@ -119,6 +121,22 @@ function describeRun(label: string, run: Run): string {
   );
 }
 
+/** The server's live-store calls so far, by operation, from its `live_store_call_duration_seconds` counts. */
+async function storeCalls(url: string): Promise<Map<string, number>> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const calls = new Map<string, number>();
+  for (const match of text.matchAll(/^live_store_call_duration_seconds_count\{operation="([^"]+)"\} (\d+)$/gm)) calls.set(match[1], Number(match[2]));
+  return calls;
+}
+
+/** Issue 28's "one store round trip per command in the common case", as the server counted its calls. */
+function describeStoreCalls(run: Run): string {
+  const calls = [...(run.storeCalls ?? [])].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
+  const total = calls.reduce((sum, [, n]) => sum + n, 0);
+  const per = (n: number) => (n / run.commands).toFixed(n / run.commands < 0.01 ? 4 : 2);
+  return `  league's live-store calls (Redis round trips, a subscription's messages not counted): ${per(total)} per command (${calls.map(([op, n]) => `${op} ${per(n)}`).join(', ')})`;
+}
+
 /** Drives a baseline server (its own process) with the same driver: half vote-map, half keep-ready, one cookie. */
 async function driveBaseline(script: string): Promise<Run> {
   const server: BenchProcess = await startProcess(script, {});
@@ -167,7 +185,10 @@ export async function benchLobbyRest(): Promise<string[]> {
     // bench/serve.ts profiles (BENCH_CPU_PROFILE, BENCH_HEAP_PROFILE) or times its loop (BENCH_LOOP_DELAY) from here on.
     if (['BENCH_CPU_PROFILE', 'BENCH_HEAP_PROFILE', 'BENCH_LOOP_DELAY'].some((name) => process.env[name])) process.kill(server.pid, 'SIGUSR2');
     await drive(server.url, WARM_UP_S, mix, server.pid);
+    const callsBefore = await storeCalls(server.url);
     ours = await drive(server.url, SECONDS, mix, server.pid);
+    const callsAfter = await storeCalls(server.url);
+    ours.storeCalls = new Map([...callsAfter].map(([op, n]) => [op, n - (callsBefore.get(op) ?? 0)]));
   } finally {
     await cluster.stop();
   }
@@ -181,6 +202,7 @@ export async function benchLobbyRest(): Promise<string[]> {
       `${IN_FLIGHT} requests in flight over kept-alive node:http, ${SECONDS} s after ${WARM_UP_S} s warm-up`,
     setup,
     describeRun('league', ours),
+    describeStoreCalls(ours),
     describeRun('baseline: the same native command routes on uWS, cookie read, no work (bench/rest-bare-server.ts)', bare),
     describeRun('baseline: raw uWS, cookie read and body parsed, no work (bench/rest-raw-server.ts)', raw),
     ...rawRatios(ours, raw),
