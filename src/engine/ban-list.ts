@@ -43,11 +43,11 @@ interface Loaded {
  * it is current: every ban the API gives or lifts bumps a generation in the live store before
  * the API answers (`changed`), and every check reads that generation (one small read, made beside
  * the command's own) and reloads the list when it moved; or, for chat, `knownBan` answers without
- * the read and the command's write is guarded on the generation instead (KnownBan). A ban an operator writes by SQL moves no
- * generation; the list's age bound (MAX_AGE_MS) brings it in, as it does a ban whose generation
- * write was lost (Redis failing between the commit and the write). Expiry is decided per check by the
- * clock, so a ban that runs out ends by itself. While Postgres cannot answer, the last list read
- * serves (LastKnown, as for the user row).
+ * the read and the command's write is guarded on the generation instead (KnownBan). A ban an
+ * operator writes by SQL moves no generation; the list's age bound (MAX_AGE_MS) brings it in, as
+ * it does a ban whose generation write was lost (Redis failing between the commit and the write).
+ * Expiry is decided per check by the clock, so a ban that runs out ends by itself. While Postgres
+ * cannot answer, the last list read serves (LastKnown, as for the user row).
  */
 export class BanList {
   readonly #deps: BanListDeps;
