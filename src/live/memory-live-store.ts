@@ -2,7 +2,7 @@ import { machineTime } from '../clock/machine-time';
 import { ChannelHandlers, logHandlerError } from './channel-handlers';
 import {
   DEFAULT_LEASE_MS, type CasResult, type CasWrite, type Commit, type CommitResult, type DueEntry, type LiveStore, type NumberedPush,
-  type NumberedPushResult, type NumberedText, type PartGuard, type Publication, type Unsubscribe, type VersionedDoc, type WindowCheck, type WindowHit,
+  type NumberedPushResult, type NumberedText, type PartGuard, type Publication, type ReadGuard, type Unsubscribe, type VersionedDoc, type WindowCheck, type WindowHit,
 } from './live-store';
 import {
   checkCommit, checkPositiveInteger, checkScore, checkNumberedPush, checkWindowCheck, encodeParts, encodeValue, ttlMilliseconds,
@@ -117,7 +117,7 @@ export class MemoryLiveStore implements LiveStore {
     const verdicts = this.#windowVerdicts(hits);
     if (verdicts.some((verdict) => !verdict.allowed)) return { ok: false, refused: verdicts };
     const checked = [...guards, ...writes];
-    const conflict = checked.find((entry) => (this.#typed(entry.key, 'doc')?.version ?? 0) !== entry.expectedVersion);
+    const conflict = checked.find((entry) => this.#moved(entry));
     if (conflict) {
       this.#countHits(hits);
       return { ok: false, conflictKey: conflict.key, current: new Map(checked.map((entry) => [entry.key, this.#readDoc(entry.key)])) };
@@ -297,7 +297,7 @@ export class MemoryLiveStore implements LiveStore {
     checkNumberedPush(push);
     const verdicts = this.#windowVerdicts(hits);
     if (verdicts.some((verdict) => !verdict.allowed)) return { ok: false, refused: verdicts };
-    if (versions.some((read) => (this.#readDoc(read.key)?.version ?? 0) !== read.expectedVersion)) return { ok: false, unmet: true };
+    if (versions.some((read) => this.#moved(read))) return { ok: false, unmet: true };
     if (guard && !this.#holds(guard)) return { ok: false, unmet: true };
     // A list or counter key holding another kind of data fails here, before anything is written.
     this.#typed(key, 'list');
@@ -310,6 +310,11 @@ export class MemoryLiveStore implements LiveStore {
     if (list.items.length > maxLength) list.items.splice(0, list.items.length - maxLength);
     if (publish) this.#publishAll({ channel: publish.channel, messages: publish.messages.map(numbered) });
     return { ok: true, number };
+  }
+
+  /** Whether a document is no longer at the version a guard or a write expects (0: absent). */
+  #moved(guard: ReadGuard): boolean {
+    return (this.#typed(guard.key, 'doc')?.version ?? 0) !== guard.expectedVersion;
   }
 
   #holds(guard: PartGuard): boolean {

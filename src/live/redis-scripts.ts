@@ -51,6 +51,11 @@ end
  * count, retry-after ms}; earlier hits of the same step on the same window count as made) and
  * whether any was refused; countHitsAt then records them all.
  */
+/** A document's version as the scripts store it (field v of its hash), 0 when absent: what a guard compares. */
+const VERSION = `
+local function versionOf(key) return tonumber(redis.call('HGET', key, 'v') or '0') end
+`;
+
 const HITS = `
 local function checkHits(h, a)
   local verdicts, refused, pending = {}, false, {}
@@ -96,6 +101,7 @@ end
  * and 'd' the JSON, or one 'p:<field>' per part.
  */
 export const COMMIT = lua(`
+${VERSION}
 ${HITS}
 local h, g, w = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local verdicts, refused = checkHits(h, 6)
@@ -116,7 +122,7 @@ local conflict = 0
 for i = 1, g + w do
   local expected
   if i <= g then expected = tonumber(ARGV[guardsAt + i - 1]) else expected = writes[i - g].expected end
-  if tonumber(redis.call('HGET', KEYS[first + i - 1], 'v') or '0') ~= expected then conflict = i break end
+  if versionOf(KEYS[first + i - 1]) ~= expected then conflict = i break end
 end
 if conflict > 0 then
   countHits()
@@ -216,6 +222,7 @@ return verdicts[1]
  * counted, numbered or pushed either way).
  */
 export const PUSH_NUMBERED = lua(`
+${VERSION}
 ${HITS}
 local h = tonumber(ARGV[1])
 local verdicts, refused = checkHits(h, 4)
@@ -225,7 +232,7 @@ local first = 1
 if h > 0 then first = h + 2 end
 local nv = tonumber(ARGV[e])
 for i = 1, nv do
-  if tonumber(redis.call('HGET', KEYS[first + i - 1], 'v') or '0') ~= tonumber(ARGV[e + i]) then return {3} end
+  if versionOf(KEYS[first + i - 1]) ~= tonumber(ARGV[e + i]) then return {3} end
 end
 e = e + 1 + nv
 if ARGV[3] == '1' then
