@@ -33,11 +33,13 @@ export async function postChat(
   gate: CommandGate,
 ): Promise<LobbyChatMessage> {
   const user = requireUser(caller);
+  // Which refusal comes first depends on the phase (a closed lobby's before an empty message's):
+  // only a message the rules take on an open lobby (as in any open phase) goes out before the phase is known.
+  const ontoOpenLobby = async (actor: Actor, now: number, versions?: ReadGuard[]) =>
+    validateChat('gathering', actor, message, now) === null ? pushChat(ctx, code, actor, message as string, now, gate, { guarded: true, versions }) : null;
   const known = gate.limit ? ctx.knownBan(user.id) : null;
   if (known && !known.banned) {
-    const now = ctx.clock();
-    const actor = actorOf(user, null, false);
-    const posted = validateChat('gathering', actor, message, now) === null ? await pushChat(ctx, code, actor, message as string, now, gate, { guarded: true, versions: [known.guard] }) : null;
+    const posted = await ontoOpenLobby(actorOf(user, null, false), ctx.clock(), [known.guard]);
     if (posted) return posted;
   }
   const gated = gate.limit ? undefined : gate.gated();
@@ -47,9 +49,7 @@ export async function postChat(
   await gated;
   const actor = actorOf(user, null, await banned);
   const now = ctx.clock();
-  // Which refusal comes first depends on the phase (a closed lobby's before an empty message's):
-  // only a message the rules take on an open lobby (as in any open phase) goes out before the phase is known.
-  const posted = validateChat('gathering', actor, message, now) === null ? await pushChat(ctx, code, actor, message as string, now, gate, { guarded: true }) : null;
+  const posted = await ontoOpenLobby(actor, now);
   if (posted) return posted;
   const phase = await visiblePhase(code);
   const problem = phase === null ? notFound('lobby not found') : validateChat(phase, actor, message, now);
