@@ -1,6 +1,6 @@
 import type { LobbyDetail } from '../../schema/lobby';
 import { isClosed, type LobbyPhase } from '../domain/lobby';
-import { fieldsOf, readBody, updateJson } from './lobby-update-fields';
+import { fieldsOf, readBody, updateJson, type LobbyFields } from './lobby-update-fields';
 
 /** A lobby's current version as the store answers it, for a receiver that lost track (null: no such lobby). */
 export type ReadLobby = (code: string) => Promise<LobbyDetail | null>;
@@ -13,11 +13,9 @@ export interface AssembledUpdate {
   json(): string;
 }
 
-interface Base {
+/** A lobby's fields at a version; `values` is never changed once delivered: a delta makes a new array. */
+interface Base extends LobbyFields {
   version: number;
-  names: readonly string[];
-  /** Never changed once delivered: a delta makes a new array. */
-  values: string[];
 }
 
 /** More lobbies than a league has open at once; past it the oldest is forgotten (its next delta reads it again). Closed lobbies are forgotten at once. */
@@ -100,8 +98,7 @@ export class LobbyFeedAssembler {
     const done = (detail: LobbyDetail | null) => {
       this.#waiting.delete(code);
       if (detail) {
-        const fields = fieldsOf(detail);
-        const base = { version: detail.version, names: fields.names, values: fields.values };
+        const base = { version: detail.version, ...fieldsOf(detail) };
         this.#keep(code, base);
         this.#deliver(code, base, detail.phase);
       }
