@@ -288,6 +288,12 @@ function expectUnavailable(c: DoorCase, outcome: Outcome): void {
   expect(outcome.body).toEqual({ error: expect.any(String) });
 }
 
+/** A lobby command with a session cookie answers 503 (its session must be read from the store), null while it does not. */
+async function sessionRefusedForStore(): Promise<true | null> {
+  const outcome = await send(server.url, { method: 'POST', target: '/api/lobbies/ZZZZZZ/chat', headers: { cookie: admin.cookie }, body: { contentType: 'application/json', text: '{}' } });
+  return outcome.status === 503 ? true : null;
+}
+
 function storeDown(store: Store, timeoutMs: number, stop: () => void | Promise<void>, start: () => void | Promise<void>) {
   const strict = store === 'postgres';
   const p = phase(() => true, (c) => request(c, { headers: passing(c.route) }));
@@ -296,6 +302,9 @@ function storeDown(store: Store, timeoutMs: number, stop: () => void | Promise<v
     clock.advanceMs(61_000);
     await p.open();
     await stop();
+    // The lobby routes act on a session copy the server knew current up to RECENT_MAX_AGE_MS ago
+    // (src/identity/checked-reads.ts): past that bound, every cookie must be read from the store.
+    if (store === 'redis') await until('the session copies past their bound', sessionRefusedForStore, 5_000);
     try {
       await p.run();
     } finally {
