@@ -19,9 +19,12 @@ export async function startBenchServer(env: Record<string, string>, args: string
   // A Redis of the environment may be shared: the run writes under a prefix of its own, removed at stop.
   const redisUrl = env.REDIS_URL ?? process.env.REDIS_URL;
   const redisPrefix = env.REDIS_PREFIX ?? `bench${randomBytes(4).toString('hex')}:`;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  // BENCH_NODE_ARGS reaches the server only (as in realtime-processes.ts), e.g. V8's GC flags.
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, REDIS_PREFIX: redisPrefix, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // BENCH_SERVER_STDOUT=1 shows its standard output (what '--trace-gc' prints).
+    stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;

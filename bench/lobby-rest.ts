@@ -40,8 +40,8 @@ interface Table {
 }
 
 interface Run {
-  /** Live-store calls the server made in the measured phase, by operation (its /metrics); the league only. */
-  storeCalls?: Map<string, number>;
+  /** The server's own counts over the measured phase (its /metrics); the league only. */
+  counts?: ServerCounts;
   commands: number;
   failures: Map<string, number>;
   latencies: number[];
@@ -121,20 +121,44 @@ function describeRun(label: string, run: Run): string {
   );
 }
 
-/** The server's live-store calls so far, by operation, from its `live_store_call_duration_seconds` counts. */
-async function storeCalls(url: string): Promise<Map<string, number>> {
+/** What the league server counted itself (its /metrics): live-store calls by operation, and its GC pauses by kind. */
+interface ServerCounts {
+  storeCalls: Map<string, number>;
+  /** Seconds the main thread spent paused for the garbage collector (prom-client's default metrics). */
+  gcSeconds: Map<string, number>;
+}
+
+async function serverCounts(url: string): Promise<ServerCounts> {
   const text = await (await fetch(`${url}/metrics`)).text();
-  const calls = new Map<string, number>();
-  for (const match of text.matchAll(/^live_store_call_duration_seconds_count\{operation="([^"]+)"\} (\d+)$/gm)) calls.set(match[1], Number(match[2]));
-  return calls;
+  const read = (pattern: RegExp) => new Map([...text.matchAll(pattern)].map((match) => [match[1], Number(match[2])]));
+  return {
+    storeCalls: read(/^live_store_call_duration_seconds_count\{operation="([^"]+)"\} (\d+)$/gm),
+    gcSeconds: read(/^nodejs_gc_duration_seconds_sum\{kind="([^"]+)"\} ([\d.e-]+)$/gm),
+  };
+}
+
+function countsBetween(before: ServerCounts, after: ServerCounts): ServerCounts {
+  const minus = (a: Map<string, number>, b: Map<string, number>) => new Map([...a].map(([key, n]) => [key, n - (b.get(key) ?? 0)]));
+  return { storeCalls: minus(after.storeCalls, before.storeCalls), gcSeconds: minus(after.gcSeconds, before.gcSeconds) };
 }
 
 /** Issue 28's "one store round trip per command in the common case", as the server counted its calls. */
 function describeStoreCalls(run: Run): string {
-  const calls = [...(run.storeCalls ?? [])].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
+  const calls = [...(run.counts?.storeCalls ?? [])].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
   const total = calls.reduce((sum, [, n]) => sum + n, 0);
   const per = (n: number) => (n / run.commands).toFixed(n / run.commands < 0.01 ? 4 : 2);
   return `  league's live-store calls (Redis round trips, a subscription's messages not counted): ${per(total)} per command (${calls.map(([op, n]) => `${op} ${per(n)}`).join(', ')})`;
+}
+
+/** The main thread's GC pauses: a share of the server's CPU per command that no code path shows in a profile. */
+function describeGc(run: Run): string {
+  const kinds = [...(run.counts?.gcSeconds ?? [])].filter(([, s]) => s > 0).sort((a, b) => b[1] - a[1]);
+  const total = kinds.reduce((sum, [, s]) => sum + s, 0);
+  const perCommand = (s: number) => ((s * 1000) / run.commands).toFixed(3);
+  return (
+    `  league's GC pauses: ${perCommand(total)} ms per command, ${((100 * total) / run.seconds).toFixed(1)}% of the measured time ` +
+    `(${kinds.map(([kind, s]) => `${kind} ${perCommand(s)}`).join(', ')})`
+  );
 }
 
 /** Drives a baseline server (its own process) with the same driver: half vote-map, half keep-ready, one cookie. */
@@ -182,13 +206,12 @@ export async function benchLobbyRest(): Promise<string[]> {
     for (const table of tables) await Promise.all(table.seated.map((m) => postOk(agent, `${server.url}/api/lobbies/${table.code}/ready`, {}, m.cookie)));
     setup = `  setup: ${members.length} logins in ${((loggedIn - setupStarted) / 1000).toFixed(1)} s, ${LOBBIES} lobbies in ${((performance.now() - loggedIn) / 1000).toFixed(1)} s`;
     const mix = (n: number) => oneCommand(server.url, pickOne(tables), n % CHAT_EVERY === CHAT_EVERY - 1);
-    // bench/serve.ts profiles (BENCH_CPU_PROFILE, BENCH_HEAP_PROFILE) or times its loop (BENCH_LOOP_DELAY) from here on.
-    if (['BENCH_CPU_PROFILE', 'BENCH_HEAP_PROFILE', 'BENCH_LOOP_DELAY'].some((name) => process.env[name])) process.kill(server.pid, 'SIGUSR2');
+    // bench/serve.ts profiles (BENCH_CPU_PROFILE, BENCH_HEAP_PROFILE, BENCH_HEAP_SNAPSHOT) or times its loop (BENCH_LOOP_DELAY) from here on.
+    if (['BENCH_CPU_PROFILE', 'BENCH_HEAP_PROFILE', 'BENCH_HEAP_SNAPSHOT', 'BENCH_LOOP_DELAY'].some((name) => process.env[name])) process.kill(server.pid, 'SIGUSR2');
     await drive(server.url, WARM_UP_S, mix, server.pid);
-    const callsBefore = await storeCalls(server.url);
+    const countsBefore = await serverCounts(server.url);
     ours = await drive(server.url, SECONDS, mix, server.pid);
-    const callsAfter = await storeCalls(server.url);
-    ours.storeCalls = new Map([...callsAfter].map(([op, n]) => [op, n - (callsBefore.get(op) ?? 0)]));
+    ours.counts = countsBetween(countsBefore, await serverCounts(server.url));
   } finally {
     await cluster.stop();
   }
@@ -203,6 +226,7 @@ export async function benchLobbyRest(): Promise<string[]> {
     setup,
     describeRun('league', ours),
     describeStoreCalls(ours),
+    describeGc(ours),
     describeRun('baseline: the same native command routes on uWS, cookie read, no work (bench/rest-bare-server.ts)', bare),
     describeRun('baseline: raw uWS, cookie read and body parsed, no work (bench/rest-raw-server.ts)', raw),
     ...rawRatios(ours, raw),
