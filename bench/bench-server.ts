@@ -6,6 +6,18 @@ import { randomBytes } from 'node:crypto';
 import { deleteKeysWithPrefix } from '../test/support/redis-prefix';
 import { freePort } from '../test/support/spawn-server';
 
+/**
+ * What a benchmark's server processes get from the environment, whichever bench starts them:
+ * BENCH_NODE_ARGS, Node's flags for the servers only (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof',
+ * '--trace-gc-nvp'), and BENCH_SERVER_STDOUT=1, their standard output shown (what '--trace-gc' prints).
+ */
+export function serverLaunch(): { nodeArgs: string[]; stdout: 'inherit' | 'ignore' } {
+  return {
+    nodeArgs: process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
+    stdout: process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore',
+  };
+}
+
 export interface BenchServer {
   url: string;
   pid: number;
@@ -19,12 +31,10 @@ export async function startBenchServer(env: Record<string, string>, args: string
   // A Redis of the environment may be shared: the run writes under a prefix of its own, removed at stop.
   const redisUrl = env.REDIS_URL ?? process.env.REDIS_URL;
   const redisPrefix = env.REDIS_PREFIX ?? `bench${randomBytes(4).toString('hex')}:`;
-  // BENCH_NODE_ARGS reaches the server only (as in realtime-processes.ts), e.g. V8's GC flags.
-  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], {
+  const launch = serverLaunch();
+  const child: ChildProcess = spawn(process.execPath, [...launch.nodeArgs, '--import', 'tsx', script, ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, REDIS_PREFIX: redisPrefix, ...env },
-    // BENCH_SERVER_STDOUT=1 shows its standard output (what '--trace-gc' prints).
-    stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'],
+    stdio: ['ignore', launch.stdout, 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;

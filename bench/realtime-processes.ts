@@ -9,6 +9,7 @@ import { loginAs } from '../test/support/login';
 import { deleteKeysWithPrefix } from '../test/support/redis-prefix';
 import { createTestDatabase, type TestDatabase } from '../test/support/test-database';
 import { freePort } from '../test/support/spawn-server';
+import { serverLaunch } from './bench-server';
 
 /** Sockets by the ten thousand need descriptors; the spawned processes raise their own limit. */
 const FD_LIMIT = 65_536;
@@ -31,12 +32,11 @@ export async function startProcess(script: string, env: Record<string, string>):
   const inherited = { ...process.env };
   delete inherited.REDIS_URL;
   delete inherited.REDIS_PREFIX;
-  // BENCH_NODE_ARGS reaches the servers only, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof' to profile them;
-  // BENCH_SERVER_STDOUT=1 shows their standard output (what '--trace-gc' prints).
-  const command = `ulimit -n ${FD_LIMIT} 2>/dev/null || ulimit -n $(ulimit -Hn); exec "${process.execPath}" ${process.env.BENCH_NODE_ARGS ?? ''} --import tsx ${script}`;
+  const launch = serverLaunch();
+  const command = `ulimit -n ${FD_LIMIT} 2>/dev/null || ulimit -n $(ulimit -Hn); exec "${process.execPath}" ${launch.nodeArgs.join(' ')} --import tsx ${script}`;
   const child: ChildProcess = spawn('bash', ['-c', command], {
     env: { ...inherited, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env, PORT: String(port) },
-    stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'],
+    stdio: ['ignore', launch.stdout, 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
