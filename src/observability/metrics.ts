@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { LabelledTally } from './labelled-tally';
 
 /** What the request pipeline reports of each request (its RequestRecord carries these fields and more). */
 export interface ObservedRequest {
@@ -37,10 +38,10 @@ export class Metrics {
   readonly registry = new Registry();
   readonly #maxRoutes: number;
   readonly #routes = new Set<string>();
-  readonly #requests: Counter<'method' | 'route' | 'status'>;
-  readonly #requestSeconds: Histogram<'method' | 'route' | 'status'>;
-  readonly #commands: Counter<'type' | 'outcome'>;
-  readonly #liveSeconds: Histogram<'operation'>;
+  /** The per-request and per-command series, counted without prom-client's per-call work (see LabelledTally). */
+  readonly #requests = new LabelledTally(['method', 'route', 'status'], DURATION_BUCKETS);
+  readonly #commands = new LabelledTally(['type', 'outcome']);
+  readonly #liveSeconds = new LabelledTally(['operation'], DURATION_BUCKETS);
   readonly #liveErrors: Counter<'operation'>;
   readonly #dbSeconds: Histogram<'statement'>;
   readonly #dbErrors: Counter<'statement'>;
@@ -52,11 +53,8 @@ export class Metrics {
     const registers = [this.registry];
     this.#maxRoutes = options.maxRoutes ?? 300;
     if (options.processDefaults !== false) collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 10 });
-    const labels = ['method', 'route', 'status'] as const;
-    this.#requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route template and status', labelNames: labels, registers });
-    this.#requestSeconds = new Histogram({
-      name: 'http_request_duration_seconds', help: 'Time to answer an HTTP request, by method, route template and status', labelNames: labels, buckets: DURATION_BUCKETS, registers,
-    });
+    this.#requests.register(this.registry, { name: 'http_requests_total', help: 'HTTP requests answered, by method, route template and status', type: 'counter' });
+    this.#requests.register(this.registry, { name: 'http_request_duration_seconds', help: 'Time to answer an HTTP request, by method, route template and status', type: 'histogram' });
     const connections = this;
     new Gauge({
       name: 'socketio_connections', help: 'socket.io clients connected to this instance', registers,
@@ -64,8 +62,8 @@ export class Metrics {
         this.set(await connections.#socketConnections());
       },
     });
-    this.#commands = new Counter({ name: 'lobby_commands_total', help: 'Lobby commands by type and outcome (ok, refused, rate_limited, error), both doors', labelNames: ['type', 'outcome'], registers });
-    this.#liveSeconds = new Histogram({ name: 'live_store_call_duration_seconds', help: 'Live-store (Redis or in-process) call durations by operation', labelNames: ['operation'], buckets: DURATION_BUCKETS, registers });
+    this.#commands.register(this.registry, { name: 'lobby_commands_total', help: 'Lobby commands by type and outcome (ok, refused, rate_limited, error), both doors', type: 'counter' });
+    this.#liveSeconds.register(this.registry, { name: 'live_store_call_duration_seconds', help: 'Live-store (Redis or in-process) call durations by operation', type: 'histogram' });
     this.#liveErrors = new Counter({ name: 'live_store_call_errors_total', help: 'Live-store calls that failed, by operation', labelNames: ['operation'], registers });
     this.#dbSeconds = new Histogram({ name: 'db_query_duration_seconds', help: 'Database statement durations by statement kind', labelNames: ['statement'], buckets: DURATION_BUCKETS, registers });
     this.#dbErrors = new Counter({ name: 'db_query_errors_total', help: 'Database statements that failed, by statement kind', labelNames: ['statement'], registers });
@@ -75,17 +73,16 @@ export class Metrics {
 
   /** One answered request (the request pipeline's observer). */
   observeRequest(record: ObservedRequest): void {
-    const labels = { method: methodLabel(record.method), route: this.#routeLabel(record.route), status: statusLabel(record.status) };
-    this.#requests.inc(labels);
-    this.#requestSeconds.observe(labels, Math.max(0, record.durationMs) / 1000);
+    const tally = this.#requests.at(methodLabel(record.method), this.#routeLabel(record.route), statusLabel(record.status));
+    this.#requests.observe(tally, Math.max(0, record.durationMs) / 1000);
   }
 
   lobbyCommand(type: string, outcome: CommandOutcome): void {
-    this.#commands.inc({ type, outcome });
+    this.#commands.add(this.#commands.at(type, outcome));
   }
 
   liveStoreCall(operation: string, seconds: number, failed: boolean): void {
-    this.#liveSeconds.observe({ operation }, seconds);
+    this.#liveSeconds.observe(this.#liveSeconds.at(operation), seconds);
     if (failed) this.#liveErrors.inc({ operation });
   }
 
