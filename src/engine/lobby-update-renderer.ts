@@ -1,4 +1,4 @@
-import { DETAIL_HEAD, DETAIL_TAIL, poolView, readyChangesAt, teamsView, type DetailField, type LobbyState } from '../domain/lobby';
+import { DETAIL_HEAD, DETAIL_TAIL, poolView, readyChangesAt, slotReady, slotView, TEAMS, type DetailField, type LobbyState, type Slot } from '../domain/lobby';
 import { deltaBody, wholeBody, type LobbyFields } from './lobby-update-fields';
 
 interface KeptTeams {
@@ -6,6 +6,13 @@ interface KeptTeams {
   /** The times between which the teams' ready flags, and so their JSON, stay as rendered. */
   from: number;
   until: number;
+  json: string;
+}
+
+/** A slot's JSON, made while its occupant's profile was `profile` and its flag showed `ready`. */
+interface KeptSlot {
+  profile: LobbyState['profiles'][string] | undefined;
+  ready: boolean;
   json: string;
 }
 
@@ -30,6 +37,7 @@ interface KeptPool {
 export class LobbyUpdateRenderer {
   readonly #teams = new WeakMap<LobbyState['teams'], KeptTeams>();
   readonly #pools = new WeakMap<LobbyState['pool'], KeptPool>();
+  readonly #slots = new WeakMap<Slot, KeptSlot>();
   readonly #written = new WeakMap<LobbyState, string[]>();
   /** The detail's keys in the wire's order. */
   #names: string[] | null = null;
@@ -59,8 +67,26 @@ export class LobbyUpdateRenderer {
   #teamsJson(state: LobbyState, now: number): string {
     const kept = this.#teams.get(state.teams);
     if (kept && kept.profiles === state.profiles && now >= kept.from && now < kept.until) return kept.json;
-    const json = JSON.stringify(teamsView(state, now));
+    // As JSON.stringify(teamsView(state, now)) writes it, each seat kept apart: a keep-ready
+    // changes one slot, and the rules share the others with the state before (see sharedCopy).
+    let json = '{';
+    for (const team of TEAMS) {
+      json += `${json.length > 1 ? ',' : ''}"${team}":[`;
+      state.teams[team].forEach((slot, i) => (json += (i > 0 ? ',' : '') + this.#slotJson(state, slot, now)));
+      json += ']';
+    }
+    json += '}';
     this.#teams.set(state.teams, { profiles: state.profiles, from: now, until: readyChangesAt(state, now), json });
+    return json;
+  }
+
+  #slotJson(state: LobbyState, slot: Slot, now: number): string {
+    const profile = slot.userId === null ? undefined : state.profiles[String(slot.userId)];
+    const ready = slotReady(slot, now);
+    const kept = this.#slots.get(slot);
+    if (kept && kept.profile === profile && kept.ready === ready) return kept.json;
+    const json = JSON.stringify(slotView(state, slot, now));
+    this.#slots.set(slot, { profile, ready, json });
     return json;
   }
 

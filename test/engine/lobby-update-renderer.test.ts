@@ -48,6 +48,16 @@ describe('LobbyUpdateRenderer', () => {
     expect(assembled(renderer, state, T0 + 2)).toBe(plain(state, T0 + 2));
   });
 
+  it('writes the teams exactly after a keep-ready, whose other seats are the slots of the state before', () => {
+    const renderer = new LobbyUpdateRenderer();
+    const [first, second] = seatedOn(draftingLobby(), 'red');
+    const ready = run(run(draftingLobby(), { type: 'ready' }, first, T0), { type: 'ready' }, second, T0);
+    assembled(renderer, ready, T0 + 1);
+    const kept = run(ready, { type: 'keep-ready' }, second, T0 + 1000);
+    expect(kept.teams.red[0]).toBe(ready.teams.red[0]);
+    expect(assembled(renderer, kept, T0 + 1000)).toBe(plain(kept, T0 + 1000));
+  });
+
   it("writes a newcomer's profile into the pool where the pool array was kept", () => {
     const renderer = new LobbyUpdateRenderer();
     const before = run(gatheringLobby(), { type: 'leave' }, HOST);

@@ -10,6 +10,6 @@ export { settle } from './settle';
 export { nextDeadline, READY_CHECK_MS, READY_FLAG_MS } from './deadlines';
 export { membershipChange, openMembers, locate, type Location } from './lobby-membership';
 export { draftTurn } from './draft-turn';
-export { DETAIL_HEAD, DETAIL_TAIL, lobbyDetail, lobbySummary, myVote, poolView, readyChangesAt, teamsView, voteCounts, type DetailField } from './lobby-view';
+export { DETAIL_HEAD, DETAIL_TAIL, lobbyDetail, lobbySummary, myVote, poolView, readyChangesAt, slotReady, slotView, teamsView, voteCounts, type DetailField } from './lobby-view';
 export { validateChat, chatMessage, CHAT_MESSAGE_MAX } from './lobby-chat';
 export * from './lobby-wire';

@@ -1,5 +1,6 @@
 import { conflict, DomainError, fail, invalid, succeed, type Outcome } from '../domain-error';
 import { cloneDocument } from '../document-clone';
+import { sharedCopy } from '../structural-sharing';
 import { dropToPool, pick, setCaptain, startDraft, unpick } from './draft-rules';
 import type { Actor } from './lobby-actor';
 import type { LobbyCommand, LobbyCommandType } from './lobby-commands';
@@ -93,19 +94,26 @@ export function applyLobbyCommand(
 /**
  * The copy a rule may change: its first level, and the object parts the rule changes in place.
  * The rules replace a member's profile (joining), never change one in place, so the profiles
- * record is copied and the profiles in it are shared: they are most of a lobby's objects.
+ * record is copied and the profiles in it are shared: they are most of a lobby's objects. The
+ * votes hold strings only, so one level is all of them; a spread copies their user-id keys as
+ * V8 stores them (array indices), where a walk named them one by one (twice the time).
  */
 function draftOf(state: LobbyState, parts: readonly ObjectPart[]): LobbyState {
   const draft = { ...state };
-  for (const part of parts) (draft as Record<ObjectPart, unknown>)[part] = part === 'profiles' ? { ...state.profiles } : cloneDocument(state[part]);
+  for (const part of parts) (draft as Record<ObjectPart, unknown>)[part] = ONE_LEVEL.has(part) ? { ...(state[part] as object) } : cloneDocument(state[part]);
   return draft;
 }
+
+const ONE_LEVEL: ReadonlySet<ObjectPart> = new Set(['profiles', 'votes']);
 
 /**
  * The draft as the next state, its top-level parts that the rule left equal being the previous
  * state's own objects (states are never changed in place: the rules work on a copy), or null when
  * nothing differs. Whoever compares the two states next (which parts to write, what the update
- * says) then finds the unchanged parts by identity instead of walking them again.
+ * says) then finds the unchanged parts by identity instead of walking them again. Changed teams
+ * keep their unchanged slots too (sharedCopy): a keep-ready changes one seat of twelve, and the
+ * renderer keeps each seat's JSON by identity. Deeper sharing elsewhere cost a vote more than it
+ * saved (a flat record of strings has nothing to share).
  */
 function sharingUnchanged(state: LobbyState, draft: LobbyState): LobbyState | null {
   const next: Record<string, unknown> = {};
@@ -114,7 +122,7 @@ function sharingUnchanged(state: LobbyState, draft: LobbyState): LobbyState | nu
   for (const key in draft) {
     const part = key as keyof LobbyState;
     const same = Object.hasOwn(state, part) && sameState(state[part], draft[part]);
-    next[key] = same ? state[part] : draft[part];
+    next[key] = same ? state[part] : part === 'teams' ? sharedCopy(state.teams, draft.teams) : draft[part];
     changed ||= !same;
     parts++;
   }

@@ -19,17 +19,22 @@ export function profileOf(state: LobbyState, userId: number): UserPublic {
 export function voteCounts(state: LobbyState): LobbyVotes {
   // fromEntries, not assignment: a map named like Object.prototype's own keys stays a plain key.
   const counts: LobbyVotes = Object.fromEntries(state.mapPool.map((map) => [map, 0]));
-  for (const voter in state.votes) {
-    const map = state.votes[voter];
-    if (Object.hasOwn(counts, map)) counts[map] += 1;
-  }
+  // The voters' ids are index-like keys, which for-in turns into strings one by one: the values alone are wanted.
+  for (const map of Object.values(state.votes)) if (Object.hasOwn(counts, map)) counts[map] += 1;
   return counts;
 }
 
 export const myVote = (state: LobbyState, userId: number): string | null => state.votes[String(userId)] ?? null;
 
-function slotView(state: LobbyState, slot: Slot, now: number): LobbySlot {
-  const ready = slot.userId !== null && isReady(slot, now);
+/** The ready flag a slot's view shows at `now`: an empty slot is never ready. */
+export const slotReady = (slot: Slot, now: number): boolean => slot.userId !== null && isReady(slot, now);
+
+/**
+ * One seat as the teams' view shows it: made of the slot, its occupant's profile and `slotReady`
+ * alone (LobbyUpdateRenderer keeps a slot's JSON while those three stay the same).
+ */
+export function slotView(state: LobbyState, slot: Slot, now: number): LobbySlot {
+  const ready = slotReady(slot, now);
   return {
     index: slot.index,
     class: slot.class,
