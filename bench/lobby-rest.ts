@@ -7,15 +7,24 @@ import { databaseLabel, startLeagueCluster, startProcess, type BenchProcess, typ
  * Lobby commands through the door clients use: one server process with Redis and Postgres, 480
  * users logged in through the real login flow (session cookies), 40 lobbies of 12 (10 drafted,
  * whose seated players send keep-ready; 30 gathering, whose members flip their map vote), every
- * 10th command a chat, IN_FLIGHT requests at once over kept-alive node:http, SECONDS measured
- * after a warm-up. The baseline, measured in the same run with the same driver, is the league's
- * own native command routes on uWS answering the same requests with no work behind them
- * (bench/rest-bare-server.ts), and raw uWS answering the same routes after reading the cookie and
- * parsing the body (bench/rest-raw-server.ts, the issue 28 targets are ratios to it): the transport's
- * ceiling here and now, so a slow machine shows.
+ * 10th command a chat, IN_FLIGHT requests at once over kept-alive node:http. The baselines,
+ * driven by the same driver, are the league's own native command routes on uWS answering the same
+ * requests with no work behind them (bench/rest-bare-server.ts), and raw uWS answering the same
+ * routes after reading the cookie and parsing the body (bench/rest-raw-server.ts, the issue 28
+ * targets are ratios to it): the transport's ceiling here and now, so a slow machine shows.
+ *
+ * The three servers run side by side and are driven in turn, one second each, SECONDS times
+ * over: this machine's speed swings by a third within minutes, and measured one after the other
+ * the ratios swung with it. Each server's CPU is read over the whole measured stretch (the
+ * league's background work during the others' seconds is its commands' too). Every server first
+ * warms up alone: the league for WARM_UP_S, until V8 has compiled its hot paths (with 2 s,
+ * TurboFan still took 17% of the league's CPU in the measured phase: docs/benchmarks.md, round 32).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const WARM_UP_S = 2;
+const WARM_UP_S = Number(process.env.BENCH_WARMUP_S ?? 20);
+/** The baselines' warm-up: a few lines of handler, hot within a second. */
+const BASELINE_WARM_UP_S = 3;
+const SLICE_S = 1;
 const IN_FLIGHT = 16;
 const LOBBIES = 40;
 const DRAFTED = 10;
@@ -111,6 +120,30 @@ async function drive(url: string, seconds: number, command: (n: number) => Promi
   return { commands: latencies.length, failures, latencies, seconds: elapsed, serverCpuMs: cpuMs(pid) - cpuBefore };
 }
 
+/**
+ * Drives each target in turn for SLICE_S, `slices` times over; answers one run per target, its CPU
+ * read from the first slice's start to the last slice's end.
+ */
+async function interleaved(targets: Array<{ url: string; pid: number; command: (n: number) => Promise<{ kind: string; status: number }> }>, slices: number): Promise<Run[]> {
+  const cpuBefore = targets.map(({ pid }) => cpuMs(pid));
+  const runs: Run[] = targets.map(() => ({ commands: 0, failures: new Map(), latencies: [], seconds: 0, serverCpuMs: 0 }));
+  for (let slice = 0; slice < slices; slice++) {
+    for (const [i, target] of targets.entries()) {
+      const part = await drive(target.url, SLICE_S, target.command, target.pid);
+      const run = runs[i];
+      run.commands += part.commands;
+      run.seconds += part.seconds;
+      run.latencies.push(...part.latencies);
+      for (const [what, n] of part.failures) run.failures.set(what, (run.failures.get(what) ?? 0) + n);
+    }
+  }
+  for (const [i, run] of runs.entries()) {
+    run.serverCpuMs = cpuMs(targets[i].pid) - cpuBefore[i];
+    run.latencies.sort((a, b) => a - b);
+  }
+  return runs;
+}
+
 function describeRun(label: string, run: Run): string {
   const rate = run.commands / run.seconds;
   const failed = [...run.failures].map(([what, n]) => `${n} x ${what}`).join(', ');
@@ -161,21 +194,14 @@ function describeGc(run: Run): string {
   );
 }
 
-/** Drives a baseline server (its own process) with the same driver: half vote-map, half keep-ready, one cookie. */
-async function driveBaseline(script: string): Promise<Run> {
-  const server: BenchProcess = await startProcess(script, {});
-  try {
-    const cookie = 'league_session=bench';
-    const echo = (n: number) =>
-      httpRequest(agent, 'POST', `${server.url}/api/lobbies/ABCDEF/${n % 2 ? 'vote-map' : 'keep-ready'}`, { body: { map: 'cp_process_final' }, cookie }).then((a) => ({
-        kind: 'echo',
-        status: a.status,
-      }));
-    await drive(server.url, WARM_UP_S, echo, server.pid);
-    return await drive(server.url, SECONDS, echo, server.pid);
-  } finally {
-    await server.stop();
-  }
+/** A baseline server's command: half vote-map, half keep-ready, one cookie. */
+function echoOf(url: string) {
+  const cookie = 'league_session=bench';
+  return (n: number) =>
+    httpRequest(agent, 'POST', `${url}/api/lobbies/ABCDEF/${n % 2 ? 'vote-map' : 'keep-ready'}`, { body: { map: 'cp_process_final' }, cookie }).then((a) => ({
+      kind: 'echo',
+      status: a.status,
+    }));
 }
 
 /** Issue 28's targets, each a ratio to the raw baseline of the same run. */
@@ -194,7 +220,10 @@ export async function benchLobbyRest(): Promise<string[]> {
   const redisUrl = process.env.REDIS_URL;
   if (!redisUrl || !process.env.DATABASE_URL) return ['lobby commands through REST: skipped (needs REDIS_URL and DATABASE_URL)'];
   const cluster: LeagueCluster = await startLeagueCluster(1, { redisUrl });
+  const baselines: BenchProcess[] = [];
   let ours: Run;
+  let bare: Run;
+  let raw: Run;
   let setup: string;
   try {
     const [server] = cluster.instances;
@@ -206,23 +235,27 @@ export async function benchLobbyRest(): Promise<string[]> {
     for (const table of tables) await Promise.all(table.seated.map((m) => postOk(agent, `${server.url}/api/lobbies/${table.code}/ready`, {}, m.cookie)));
     setup = `  setup: ${members.length} logins in ${((loggedIn - setupStarted) / 1000).toFixed(1)} s, ${LOBBIES} lobbies in ${((performance.now() - loggedIn) / 1000).toFixed(1)} s`;
     const mix = (n: number) => oneCommand(server.url, pickOne(tables), n % CHAT_EVERY === CHAT_EVERY - 1);
+    await drive(server.url, WARM_UP_S, mix, server.pid);
+    for (const script of ['bench/rest-bare-server.ts', 'bench/rest-raw-server.ts']) baselines.push(await startProcess(script, {}));
+    for (const baseline of baselines) await drive(baseline.url, BASELINE_WARM_UP_S, echoOf(baseline.url), baseline.pid);
     // bench/serve.ts profiles (BENCH_CPU_PROFILE, BENCH_HEAP_PROFILE, BENCH_HEAP_SNAPSHOT) or times its loop (BENCH_LOOP_DELAY) from here on.
     if (['BENCH_CPU_PROFILE', 'BENCH_HEAP_PROFILE', 'BENCH_HEAP_SNAPSHOT', 'BENCH_LOOP_DELAY'].some((name) => process.env[name])) process.kill(server.pid, 'SIGUSR2');
-    await drive(server.url, WARM_UP_S, mix, server.pid);
     const countsBefore = await serverCounts(server.url);
-    ours = await drive(server.url, SECONDS, mix, server.pid);
+    [ours, bare, raw] = await interleaved(
+      [{ url: server.url, pid: server.pid, command: mix }, ...baselines.map((baseline) => ({ url: baseline.url, pid: baseline.pid, command: echoOf(baseline.url) }))],
+      SECONDS,
+    );
     ours.counts = countsBetween(countsBefore, await serverCounts(server.url));
   } finally {
+    for (const baseline of baselines) await baseline.stop();
     await cluster.stop();
   }
 
-  const bare = await driveBaseline('bench/rest-bare-server.ts');
-  const raw = await driveBaseline('bench/rest-raw-server.ts');
   const met = ours.commands / ours.seconds >= 3000 && percentile(ours.latencies, 0.99) <= 10 && ours.failures.size === 0;
   return [
     `lobby commands through REST with session cookies: one server process, Redis, ${databaseLabel()}; ${LOBBIES} lobbies x ${MEMBERS} ` +
       `(${DRAFTED} drafted: keep-ready; ${LOBBIES - DRAFTED} gathering: vote-map flips; every ${CHAT_EVERY}th command a chat), ` +
-      `${IN_FLIGHT} requests in flight over kept-alive node:http, ${SECONDS} s after ${WARM_UP_S} s warm-up`,
+      `${IN_FLIGHT} requests in flight over kept-alive node:http; after ${WARM_UP_S} s warm-up (baselines ${BASELINE_WARM_UP_S} s), ${SECONDS} s each, the three servers driven in turn ${SLICE_S} s at a time`,
     setup,
     describeRun('league', ours),
     describeStoreCalls(ours),
