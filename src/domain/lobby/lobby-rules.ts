@@ -121,9 +121,11 @@ function sharingUnchanged(state: LobbyState, draft: LobbyState): LobbyState | nu
   let parts = 0;
   for (const key in draft) {
     const part = key as keyof LobbyState;
-    const same = Object.hasOwn(state, part) && sameState(state[part], draft[part]);
-    next[key] = same ? state[part] : part === 'teams' ? sharedCopy(state.teams, draft.teams) : draft[part];
-    changed ||= !same;
+    const known = Object.hasOwn(state, part);
+    if (!known) next[key] = draft[part];
+    else if (part === 'teams') next[key] = sharedCopy(state.teams, draft.teams);
+    else next[key] = sameState(state[part], draft[part]) ? state[part] : draft[part];
+    changed ||= !known || next[key] !== state[part];
     parts++;
   }
   return changed || parts !== ownKeyCount(state) ? (next as unknown as LobbyState) : null;
