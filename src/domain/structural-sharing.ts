@@ -1,5 +1,5 @@
 /**
- * Structural sharing between two plain JSON documents (objects, arrays, strings, numbers,
+ * Structural equality and sharing between two plain JSON documents (objects, arrays, strings, numbers,
  * booleans, null: all a lobby state holds).
  *
  * `sharedCopy(prev, next)` answers `prev` itself when the two are deeply equal (key order aside),
@@ -46,7 +46,32 @@ function sharedRecord(prev: Record<string, unknown>, next: Record<string, unknow
   return equal && keys === ownKeyCount(prev) ? prev : (copy ?? next);
 }
 
-function ownKeyCount(record: object): number {
+/**
+ * Structural equality of two JSON documents (key order ignored). It runs on every command over
+ * the whole state, so it builds no key arrays: Object.keys of an array made a string of every
+ * index, and key arrays were a tenth of the bytes a lobby command allocated (a sampling heap
+ * profile).
+ */
+export function sameState(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameState(a[i], b[i])) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let keys = 0;
+  for (const key in x) {
+    if (!Object.hasOwn(x, key)) continue;
+    if (!Object.hasOwn(y, key) || !sameState(x[key], y[key])) return false;
+    keys++;
+  }
+  return keys === ownKeyCount(y);
+}
+
+export function ownKeyCount(record: object): number {
   let keys = 0;
   for (const key in record) if (Object.hasOwn(record, key)) keys++;
   return keys;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sameState } from '../../../src/domain/lobby/lobby-rules';
+import { sameState } from '../../../src/domain/structural-sharing';
 
 describe('sameState', () => {
   it('finds two documents with the same content equal whatever their key order', () => {
