@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isClosed, LOBBY_PHASES, LobbyState, openMembers, type LobbyPhase } from '../domain/lobby';
+import { isClosed, LOBBY_PHASES, LobbyState, openMembers, withMemberKeys, type LobbyPhase } from '../domain/lobby';
 import type { CasWrite, LiveStore, PartGuard, VersionedDoc } from '../live/live-store';
 import type { WrittenKey } from './durable-change';
 import type { EngineLogger, LobbyRecords } from './engine-ports';
@@ -25,7 +25,7 @@ export interface LoadedLobby extends LiveLobby {
 
 /** A lobby from outside the live store (a Postgres snapshot): checked against the schema in full. */
 export function parseLobby(value: unknown): LobbyState {
-  return v.parse(LobbyState, value);
+  return withMemberKeys(v.parse(LobbyState, value));
 }
 
 /**
@@ -38,7 +38,7 @@ export function liveLobbyState(value: unknown): LobbyState {
   if (typeof state?.code !== 'string' || !Array.isArray(state.pool) || typeof state.teams !== 'object') {
     throw new Error('the live store holds something that is not a lobby');
   }
-  return state;
+  return withMemberKeys(state);
 }
 
 const OPEN_PHASES = LOBBY_PHASES.filter((phase) => !isClosed(phase));
@@ -69,7 +69,7 @@ export function pendingOf(value: unknown): PendingMark | null {
 /** The lobby as readers may see it: as it was before a pending change (null: a creation still pending). */
 export function visibleLobby(value: unknown): LobbyState | null {
   const mark = pendingOf(value);
-  return mark ? mark.before : liveLobbyState(value);
+  return mark ? mark.before && withMemberKeys(mark.before) : liveLobbyState(value);
 }
 
 /**

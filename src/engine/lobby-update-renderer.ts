@@ -1,4 +1,4 @@
-import { DETAIL_HEAD, DETAIL_TAIL, poolView, readyChangesAt, slotReady, slotView, TEAMS, type DetailField, type LobbyState, type Slot } from '../domain/lobby';
+import { DETAIL_HEAD, DETAIL_TAIL, memberKey, poolView, readyChangesAt, slotReady, slotView, TEAMS, type DetailField, type LobbyState, type Slot } from '../domain/lobby';
 import { deltaBody, wholeBody, type LobbyFields } from './lobby-update-fields';
 
 interface KeptTeams {
@@ -81,7 +81,7 @@ export class LobbyUpdateRenderer {
   }
 
   #slotJson(state: LobbyState, slot: Slot, now: number): string {
-    const profile = slot.userId === null ? undefined : state.profiles[String(slot.userId)];
+    const profile = slot.userId === null ? undefined : state.profiles[memberKey(slot.userId)];
     const ready = slotReady(slot, now);
     const kept = this.#slots.get(slot);
     if (kept && kept.profile === profile && kept.ready === ready) return kept.json;

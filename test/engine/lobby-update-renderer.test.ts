@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lobbyDetail, READY_FLAG_MS, type LobbyState } from '../../src/domain/lobby';
+import { lobbyDetail, memberKey, READY_FLAG_MS, type LobbyState } from '../../src/domain/lobby';
 import { LobbyUpdateRenderer } from '../../src/engine/lobby-update-renderer';
 import { readBody, updateJson } from '../../src/engine/lobby-update-fields';
 import {
@@ -73,8 +73,8 @@ describe('LobbyUpdateRenderer', () => {
     const renderer = new LobbyUpdateRenderer();
     const state = gatheringLobby();
     assembled(renderer, state, T0);
-    const id = who(state);
-    const renamed = { ...state, profiles: { ...state.profiles, [id]: { ...state.profiles[id], username: 'renamed' } } };
+    const key = memberKey(who(state)!);
+    const renamed = { ...state, profiles: { ...state.profiles, [key]: { ...state.profiles[key], username: 'renamed' } } };
     expect(assembled(renderer, renamed, T0)).toBe(plain(renamed, T0));
     expect(assembled(renderer, renamed, T0)).toContain('"renamed"');
   });

@@ -2,7 +2,7 @@ import { conflict, fail, forbidden, invalid, succeed, type Outcome } from '../do
 import { DEFAULT_FORMAT, DEFAULT_MAP_POOLS, FORMAT_SLOTS, KNOWN_MAPS, LOBBY_FORMATS, MAP_POOL_MAX, MAP_POOL_MIN, type LobbyFormat } from './formats';
 import type { Actor } from './lobby-actor';
 import type { LobbyEvent } from './lobby-events';
-import type { LobbyState, Slot } from './lobby-state';
+import { memberKey, type LobbyState, type Slot } from './lobby-state';
 
 export const LOBBY_NAME_MAX = 64;
 
@@ -80,7 +80,7 @@ export function createLobby(
     scoreRed: null,
     scoreBlu: null,
     matchId: null,
-    profiles: { [String(actor.id)]: actor.profile },
+    profiles: { [memberKey(actor.id)]: actor.profile },
     version: 1,
   };
   return succeed(state, [

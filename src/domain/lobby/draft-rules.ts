@@ -2,7 +2,7 @@ import { conflict, forbidden, invalid, notFound } from '../domain-error';
 import { draftTurn } from './draft-turn';
 import { captainOf, isInLobby, isTeamFull, locate, seatedTeam } from './lobby-membership';
 import { badUserId, isHost, type LobbyRule } from './lobby-rule';
-import { isTeam, otherTeam, TEAMS, type LobbyPhase, type LobbyState, type Team } from './lobby-state';
+import { isTeam, memberKey, otherTeam, TEAMS, type LobbyPhase, type LobbyState, type Team } from './lobby-state';
 import { reopenDraft, startReadyCheckIfFull } from './phase-transitions';
 import { removeFromPool, returnToPool, seatFirstFree, unseat } from './seating';
 
@@ -42,7 +42,7 @@ export const setCaptain: LobbyRule<'set-captain'> = (draft, command, actor, now)
 
 /** Highest rating first; the pool is in join order and the sort is stable, so earlier joiners win ties. */
 function captainCandidates(draft: LobbyState): number[] {
-  const elo = (id: number) => draft.profiles[String(id)]?.elo ?? 0;
+  const elo = (id: number) => draft.profiles[memberKey(id)]?.elo ?? 0;
   return [...draft.pool].sort((a, b) => elo(b) - elo(a));
 }
 

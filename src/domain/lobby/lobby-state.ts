@@ -49,7 +49,7 @@ export const LobbyState = v.object({
   /** Free agents in join order. */
   pool: v.array(Int),
   mapPool: v.array(v.string()),
-  /** userId (as a string key) -> map name. */
+  /** memberKey(userId) -> map name. */
   votes: v.record(v.string(), v.string()),
   /** Draft history, oldest first: the last entry decides unpick and breaks turn ties. */
   picks: v.array(PickEntry),
@@ -59,9 +59,35 @@ export const LobbyState = v.object({
   scoreRed: NullableInt,
   scoreBlu: NullableInt,
   matchId: NullableInt,
-  /** Everyone who ever joined, so a view needs no database read. */
+  /** memberKey(userId) -> profile: everyone who ever joined, so a view needs no database read. */
   profiles: v.record(v.string(), UserPublic),
   /** Grows by exactly one per successful changing command. */
   version: Int,
 });
 export type LobbyState = v.InferOutput<typeof LobbyState>;
+
+/**
+ * The key of a member's entry in `votes` and `profiles`: the user id after a letter. A bare id is
+ * an array index to V8, and a dozen ids in the tens of thousands make a sparse (dictionary)
+ * store: copying, walking and serializing such a record cost four times as much, and each
+ * Object.values of the votes allocated 2 KB (docs/benchmarks.md, round 33).
+ */
+export const memberKey = (userId: number): string => `u${userId}`;
+
+/** A lobby stored before member keys (bare user ids in `votes` and `profiles`), keyed as the rules read it now. */
+export function withMemberKeys(state: LobbyState): LobbyState {
+  if (!keyedByBareIds(state.votes) && !keyedByBareIds(state.profiles)) return state;
+  return { ...state, votes: rekeyed(state.votes), profiles: rekeyed(state.profiles) };
+}
+
+function keyedByBareIds(record: Record<string, unknown>): boolean {
+  for (const key in record) return key !== '' && key[0] >= '0' && key[0] <= '9';
+  return false;
+}
+
+function rekeyed<T>(record: Record<string, T>): Record<string, T> {
+  if (!keyedByBareIds(record)) return record;
+  const out: Record<string, T> = {};
+  for (const key in record) out[memberKey(Number(key))] = record[key];
+  return out;
+}

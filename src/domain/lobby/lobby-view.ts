@@ -2,7 +2,7 @@ import type { UserPublic } from '../../../schema/user';
 import { isoTime as iso } from '../iso-time';
 import { draftTurn } from './draft-turn';
 import { filledCount, isReady } from './lobby-membership';
-import { TEAMS, type LobbyState, type Slot } from './lobby-state';
+import { memberKey, TEAMS, type LobbyState, type Slot } from './lobby-state';
 import type { LobbyDetail, LobbySlot, LobbySummary, LobbyVotes } from './lobby-wire';
 
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
@@ -10,7 +10,7 @@ const isoOrNull = (ms: number | null): string | null => (ms === null ? null : is
 /** Profiles are stored on join, so the fallback only guards a hand-edited document. */
 export function profileOf(state: LobbyState, userId: number): UserPublic {
   return (
-    state.profiles[String(userId)] ?? {
+    state.profiles[memberKey(userId)] ?? {
       id: userId, platform_id: '', username: `user ${userId}`, avatar_url: null, elo: 0, name_color: null, profile_frame: null,
     }
   );
@@ -24,7 +24,7 @@ export function voteCounts(state: LobbyState): LobbyVotes {
   return counts;
 }
 
-export const myVote = (state: LobbyState, userId: number): string | null => state.votes[String(userId)] ?? null;
+export const myVote = (state: LobbyState, userId: number): string | null => state.votes[memberKey(userId)] ?? null;
 
 /** The ready flag a slot's view shows at `now`: an empty slot is never ready. */
 export const slotReady = (slot: Slot, now: number): boolean => slot.userId !== null && isReady(slot, now);

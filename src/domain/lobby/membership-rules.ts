@@ -2,7 +2,7 @@ import { conflict, forbidden, invalid, notFound } from '../domain-error';
 import type { Actor } from './lobby-actor';
 import { captainOf, freePlaces, isInLobby, seatedTeam } from './lobby-membership';
 import { badUserId, isHost, type LobbyRule } from './lobby-rule';
-import { otherTeam, type LobbyPhase, type LobbyState } from './lobby-state';
+import { memberKey, otherTeam, type LobbyPhase, type LobbyState } from './lobby-state';
 import { reopenDraft } from './phase-transitions';
 import { removeMember } from './seating';
 
@@ -16,7 +16,7 @@ const JOINABLE: readonly LobbyPhase[] = ['gathering', 'drafting', 'ready_check']
 /** Append to the pool and remember (or refresh) the profile. */
 export function addToPool(draft: LobbyState, member: Actor): void {
   draft.pool.push(member.id);
-  draft.profiles[String(member.id)] = member.profile;
+  draft.profiles[memberKey(member.id)] = member.profile;
 }
 
 const inAnotherLobby = (state: LobbyState, actor: Actor): boolean =>

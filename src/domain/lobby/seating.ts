@@ -1,5 +1,5 @@
 import { captainOf, slotOf } from './lobby-membership';
-import type { LobbyState, Team } from './lobby-state';
+import { memberKey, type LobbyState, type Team } from './lobby-state';
 
 /*
  * In-place moves on a draft copy of the state. Rules clone once, move people around with these,
@@ -46,7 +46,7 @@ export function returnToPool(draft: LobbyState, userId: number): void {
 export function removeMember(draft: LobbyState, userId: number): void {
   unseat(draft, userId);
   removeFromPool(draft, userId);
-  delete draft.votes[String(userId)];
+  delete draft.votes[memberKey(userId)];
 }
 
 /** Move a seated user to a slot (their ready flag travels with them). */

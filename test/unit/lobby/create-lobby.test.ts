@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { createLobby } from '../../../src/domain/lobby/create-lobby';
 import { DEFAULT_MAP_POOLS } from '../../../src/domain/lobby/formats';
-import { LobbyState } from '../../../src/domain/lobby/lobby-state';
+import { LobbyState, memberKey } from '../../../src/domain/lobby/lobby-state';
 import { actor, CODE, HOST, profile, T0 } from './lobby-fixtures';
 
 const create = (input: Record<string, unknown> = {}, who = actor(HOST), options = {}) =>
@@ -32,7 +32,7 @@ describe('creating a lobby', () => {
   });
 
   it("stores the host's profile", () => {
-    expect(created().profiles[String(HOST)]).toEqual(profile(HOST));
+    expect(created().profiles[memberKey(HOST)]).toEqual(profile(HOST));
   });
 
   it('defaults to 6v6', () => {

@@ -8,7 +8,7 @@ import type { Actor } from '../../../src/domain/lobby/lobby-actor';
 import type { LobbyCommand } from '../../../src/domain/lobby/lobby-commands';
 import { openMembers, seatedIds } from '../../../src/domain/lobby/lobby-membership';
 import { applyLobbyCommand } from '../../../src/domain/lobby/lobby-rules';
-import { isClosed, LobbyState, TEAMS, type LobbyPhase } from '../../../src/domain/lobby/lobby-state';
+import { isClosed, LobbyState, memberKey, TEAMS, type LobbyPhase } from '../../../src/domain/lobby/lobby-state';
 import { lobbyDetail } from '../../../src/domain/lobby/lobby-view';
 import { LobbyDetail } from '../../../src/domain/lobby/lobby-wire';
 import { settle } from '../../../src/domain/lobby/settle';
@@ -153,8 +153,8 @@ function checkInvariants(state: LobbyState, format: LobbyFormat, now: number): v
   }
   check(state.captains.red === null || state.captains.red !== state.captains.blu, 'one captain for both teams');
   check(state.picks.every((p) => state.teams[p.team].some((slot) => slot.userId === p.userId)), 'draft history names someone not on that team');
-  check(places.every((id) => state.profiles[String(id)] !== undefined), 'a member has no profile');
-  check(Object.entries(state.votes).every(([voter, m]) => places.includes(Number(voter)) && state.mapPool.includes(m)) || isClosed(state.phase), 'a stray vote');
+  check(places.every((id) => state.profiles[memberKey(id)] !== undefined), 'a member has no profile');
+  check(Object.entries(state.votes).every(([voter, m]) => places.some((id) => memberKey(id) === voter) && state.mapPool.includes(m)) || isClosed(state.phase), 'a stray vote');
   check((state.readyCheckDeadline !== null) === (state.phase === 'ready_check'), 'deadline out of step with the phase');
   check(state.phase !== 'ready_check' || seatedIds(state).length === 2 * FORMAT_SLOTS[format].length, 'ready check with empty slots');
   check(!(state.phase === 'live' || state.phase === 'ended') || state.startedAt !== null, 'live without a start time');

@@ -9,7 +9,7 @@ import type { LobbyCommand } from '../../../src/domain/lobby/lobby-commands';
 import type { LobbyEvent } from '../../../src/domain/lobby/lobby-events';
 import { applyLobbyCommand } from '../../../src/domain/lobby/lobby-rules';
 import { deepFreeze } from '../../support/deep-freeze';
-import type { LobbyState } from '../../../src/domain/lobby/lobby-state';
+import { memberKey, type LobbyState } from '../../../src/domain/lobby/lobby-state';
 
 export const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
 export const CODE = 'AB12';
@@ -37,7 +37,7 @@ export function actor(id: number, over: Partial<Actor> = {}): Actor {
 /** A user as the engine would resolve them for this lobby: their index entry points here once they joined. */
 export function actorIn(state: LobbyState, id: number, over: Partial<Actor> = {}): Actor {
   const inside = state.pool.includes(id) || [...state.teams.red, ...state.teams.blu].some((s) => s.userId === id);
-  return actor(id, { currentLobby: inside ? state.code : null, profile: state.profiles[String(id)] ?? profile(id), ...over });
+  return actor(id, { currentLobby: inside ? state.code : null, profile: state.profiles[memberKey(id)] ?? profile(id), ...over });
 }
 
 type Who = number | Actor;

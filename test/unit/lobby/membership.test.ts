@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { membershipChange, openMembers } from '../../../src/domain/lobby/lobby-membership';
+import { memberKey } from '../../../src/domain/lobby/lobby-state';
 import {
   actor, BLU_CAP, CODE, draftingLobby, events, expectRefused, gatheringLobby, HOST, newLobby, OUTSIDER, OUTSIDER_2,
   attempt, fillers, joinAll, POOLED, profile, readyCheckLobby, RED_CAP, run, SEATED, seatedOn, T0,
@@ -13,7 +14,7 @@ describe('join', () => {
 
   it("stores the newcomer's profile", () => {
     const s = run(newLobby(), { type: 'join' }, actor(OUTSIDER, { profile: profile(OUTSIDER, 1500) }));
-    expect(s.profiles[String(OUTSIDER)].elo).toBe(1500);
+    expect(s.profiles[memberKey(OUTSIDER)].elo).toBe(1500);
   });
 
   it('is refused to a banned user with 403', () => {
@@ -83,7 +84,7 @@ describe('party-join', () => {
 
   it("stores every member's profile", () => {
     const s = run(newLobby(), { type: 'party-join', members: party(OUTSIDER, OUTSIDER_2) }, actor(OUTSIDER));
-    expect(Object.keys(s.profiles).sort()).toEqual([String(HOST), String(OUTSIDER), String(OUTSIDER_2)].sort());
+    expect(Object.keys(s.profiles).sort()).toEqual([HOST, OUTSIDER, OUTSIDER_2].map(memberKey).sort());
   });
 
   it('counts as one change', () => {
@@ -154,7 +155,7 @@ describe('leave', () => {
   });
 
   it('keeps the leaver\'s profile for history', () => {
-    expect(run(gatheringLobby(), { type: 'leave' }, POOLED).profiles[String(POOLED)]).toBeDefined();
+    expect(run(gatheringLobby(), { type: 'leave' }, POOLED).profiles[memberKey(POOLED)]).toBeDefined();
   });
 
   it('by a seated player during the ready check returns the lobby to drafting', () => {
