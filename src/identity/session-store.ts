@@ -79,11 +79,13 @@ export class SessionStore {
       {
         load: (key) => live.get<SessionDoc>(key),
         changed: async (known) => {
-          // In chunks: one script over every session in use would hold Redis for milliseconds in a large league.
+          // In chunks: one script over every session in use would hold Redis for milliseconds in a
+          // large league. Versions only: the checks run four times a second for every user in use,
+          // and reading and parsing the documents themselves grew with the users, not the commands.
           const chunks = [];
           for (let at = 0; at < known.length; at += CHECK_CHUNK) chunks.push(known.slice(at, at + CHECK_CHUNK));
-          const read = await Promise.all(chunks.map((chunk) => live.getMany(chunk.map(({ key }) => key))));
-          return chunks.flatMap((chunk, c) => chunk.flatMap(({ key, value }, i) => (read[c][i]?.version === value.version ? [] : [key])));
+          const read = await Promise.all(chunks.map((chunk) => live.versions(chunk.map(({ key }) => key))));
+          return chunks.flatMap((chunk, c) => chunk.flatMap(({ key, value }, i) => (read[c][i] === value.version ? [] : [key])));
         },
       },
       { capacity: RECENT_CAPACITY, ...caches.recent },

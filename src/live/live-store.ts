@@ -155,6 +155,8 @@ export interface LiveStore {
 
   get<T = unknown>(key: string): Promise<VersionedDoc<T> | null>;
   getMany<T = unknown>(keys: string[]): Promise<Array<VersionedDoc<T> | null>>;
+  /** Each document's version, 0 where there is none, without the documents: for a check whether copies are current. */
+  versions(keys: string[]): Promise<number[]>;
   /**
    * Only the named top-level fields of an object document (those it lacks are left out), or null
    * when the document is absent: a few bytes of a document written in parts (see CasWrite.parts)

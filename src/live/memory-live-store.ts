@@ -94,6 +94,11 @@ export class MemoryLiveStore implements LiveStore {
     return keys.map((key) => this.#readDoc<T>(key));
   }
 
+  async versions(keys: string[]): Promise<number[]> {
+    this.#assertOpen();
+    return keys.map((key) => this.#readDoc(key)?.version ?? 0);
+  }
+
   async getParts<T extends object = Record<string, unknown>>(key: string, parts: readonly (keyof T & string)[]): Promise<VersionedDoc<Partial<T>> | null> {
     this.#assertOpen();
     const doc = this.#readDoc<Record<string, unknown>>(key);

@@ -10,7 +10,7 @@ import {
 import { checkCommit, checkPositiveInteger, checkScore, checkNumberedPush, checkWindowCheck, encodeParts, encodeValue, ttlMilliseconds } from './live-store-input';
 import { LiveStoreUnavailable } from './live-store-unavailable';
 import { firedLate } from '../clock/late-timer';
-import { CALL, CLAIM_DUE, COMMIT, COMPLETE_DUE, HIT_WINDOW, PUSH_NUMBERED, READ_DOCS, type RedisClient, runScript } from './redis-scripts';
+import { CALL, CLAIM_DUE, COMMIT, COMPLETE_DUE, HIT_WINDOW, PUSH_NUMBERED, READ_DOCS, READ_VERSIONS, type RedisClient, runScript } from './redis-scripts';
 import { machineTime } from '../clock/machine-time';
 
 /**
@@ -200,6 +200,11 @@ export class RedisLiveStore implements LiveStore {
     const prefixed = keys.map((key) => this.#key(key));
     const hashes = (await this.#call(() => runScript(this.#client, READ_DOCS, prefixed, []))) as string[][];
     return hashes.map((hash) => decodeDoc<T>(hash));
+  }
+
+  async versions(keys: string[]): Promise<number[]> {
+    if (keys.length === 0) return [];
+    return (await this.#call(() => runScript(this.#client, READ_VERSIONS, keys.map((key) => this.#key(key)), []))) as number[];
   }
 
   async getParts<T extends object = Record<string, unknown>>(key: string, parts: readonly (keyof T & string)[]): Promise<VersionedDoc<Partial<T>> | null> {

@@ -175,6 +175,13 @@ for i = 1, #KEYS do result[i] = redis.call('HGETALL', KEYS[i]) end
 return result
 `);
 
+/** KEYS: documents. Each one's version (the `v` field every form of document has), 0 where there is none. */
+export const READ_VERSIONS = lua(`
+local result = {}
+for i = 1, #KEYS do result[i] = tonumber(redis.call('HGET', KEYS[i], 'v')) or 0 end
+return result
+`);
+
 /**
  * KEYS: the queue. ARGV: now, limit, lease end. A claim is a lease: each due member's score moves
  * to the lease end, so it is due again then unless its worker completes it (COMPLETE_DUE) first.

@@ -3,7 +3,7 @@ import type { Metrics } from './metrics';
 
 /** The calls timed: every operation of the port except close (a shutdown step, not traffic). */
 const OPERATIONS = new Set<string>([
-  'get', 'getMany', 'getParts', 'compareAndSet', 'commit', 'delete', 'expire', 'increment', 'publish', 'subscribe', 'scoreSet', 'scoreRange',
+  'get', 'getMany', 'versions', 'getParts', 'compareAndSet', 'commit', 'delete', 'expire', 'increment', 'publish', 'subscribe', 'scoreSet', 'scoreRange',
   'scoreRemoveBelow', 'schedule', 'unschedule', 'claimDue', 'completeDue', 'hitWindow', 'pushNumbered', 'listRange',
 ]);
 

@@ -103,6 +103,18 @@ export function documentRules(current: () => LiveStoreHarness): void {
       expect(await store.getMany([])).toEqual([]);
     });
 
+    it('answers the versions of many keys in the order asked, 0 for absent ones, without the documents', async () => {
+      const { store } = current();
+      await store.compareAndSet([
+        { key: 'versions:a', expectedVersion: 0, value: 'a' },
+        { key: 'versions:c', expectedVersion: 0, value: 'c' },
+      ]);
+      await store.compareAndSet([{ key: 'versions:c', expectedVersion: 1, value: 'c2' }]);
+      await store.compareAndSet([{ key: 'versions:p', expectedVersion: 0, value: { phase: 'gathering', votes: {} }, parts: 'all' }]);
+      expect(await store.versions(['versions:c', 'versions:b', 'versions:a', 'versions:p'])).toEqual([2, 0, 1, 1]);
+      expect(await store.versions([])).toEqual([]);
+    });
+
     it('deletes unconditionally, and deleting an absent key is harmless', async () => {
       const { store } = current();
       await store.compareAndSet([{ key: 'doc:a', expectedVersion: 0, value: 1 }]);

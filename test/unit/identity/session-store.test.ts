@@ -14,18 +14,18 @@ function forge(cookieValue: string, variant: number): string {
   return `${id}.${mac.slice(0, -4)}${tail === mac.slice(-4) ? 'zzzz' : tail}`;
 }
 
-/** The in-process store, counting the single reads a resolve makes; its many-key reads (the checks) can be made to fail. */
+/** The in-process store, counting the single reads a resolve makes; its version reads (the checks) can be made to fail. */
 class ReadCountingStore extends MemoryLiveStore {
   reads = 0;
-  failManyReads = false;
+  failVersionReads = false;
 
   override get<T = unknown>(key: string): Promise<VersionedDoc<T> | null> {
     this.reads += 1;
     return super.get<T>(key);
   }
 
-  override getMany<T = unknown>(keys: string[]): Promise<Array<VersionedDoc<T> | null>> {
-    return this.failManyReads ? Promise.reject(new Error('store unavailable')) : super.getMany<T>(keys);
+  override versions(keys: string[]): Promise<number[]> {
+    return this.failVersionReads ? Promise.reject(new Error('store unavailable')) : super.versions(keys);
   }
 }
 
@@ -110,7 +110,7 @@ describe('SessionStore', () => {
     const sessions = new SessionStore(live, SECRET, Date.now, { recent: { maxAgeMs: 500, checkEveryMs: 60_000, now: () => realTime } });
     const { cookieValue } = await sessions.create(7);
     await sessions.resolve(cookieValue, { recent: true });
-    live.failManyReads = true;
+    live.failVersionReads = true;
     realTime += 400;
     await sessions.checkRecent();
     realTime += 100;
