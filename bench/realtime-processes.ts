@@ -114,7 +114,8 @@ export async function startLeagueCluster(count: number, options: { redisUrl?: st
     instances,
     async login() {
       nextUser += 1;
-      const platformId = `7656119900${String(process.pid % 10_000).padStart(4, '0')}${String(nextUser).padStart(3, '0')}`;
+      // 17 digits as the platform's ids: the process, then up to 10,000 users of this run.
+      const platformId = `765611990${String(process.pid % 10_000).padStart(4, '0')}${String(nextUser).padStart(4, '0')}`;
       const loggedIn = await loginAs(instances[0], provider, platformId);
       return { cookie: loggedIn.cookie, userId: loggedIn.user.id };
     },
