@@ -95,8 +95,7 @@ export function applyLobbyCommand(
  * The copy a rule may change: its first level, and the object parts the rule changes in place.
  * The rules replace a member's profile (joining), never change one in place, so the profiles
  * record is copied and the profiles in it are shared: they are most of a lobby's objects. The
- * votes hold strings only, so one level is all of them; a spread copies their user-id keys as
- * V8 stores them (array indices), where a walk named them one by one (twice the time).
+ * votes hold strings only, so one level is all of them.
  */
 function draftOf(state: LobbyState, parts: readonly ObjectPart[]): LobbyState {
   const draft = { ...state };
