@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { conflict, succeed } from '../../src/domain/domain-error';
-import { createLobby, type LobbyEvent, type LobbyState } from '../../src/domain/lobby';
+import { createLobby, memberKey, myVote, type LobbyEvent, type LobbyState } from '../../src/domain/lobby';
+import { profileOf } from '../../src/domain/lobby/lobby-view';
 import { LobbyGroupCommit, type LobbyRule } from '../../src/engine/lobby-group-commit';
 import { lobbyKey } from '../../src/engine/live-keys';
 import { LobbyDocuments } from '../../src/engine/lobby-documents';
@@ -136,6 +137,22 @@ describe('group commit of one lobby', () => {
     await group.run('ABCDEF', [], bump);
     expect((await group.run('ABCDEF', [], bump)).after.pool).toEqual([1, 2]);
     expect(((await live.get(lobbyKey('ABCDEF')))!.value as LobbyState).version).toBe(3);
+  });
+
+  it('decides on a lobby an older version stored with bare user ids as on one keyed by member', async () => {
+    const { group, live } = await setup();
+    const stored = (await live.get<LobbyState>(lobbyKey('ABCDEF')))!;
+    const [map] = stored.value.mapPool;
+    const bare = { ...stored.value, votes: { '1': map }, profiles: { '1': stored.value.profiles[memberKey(1)] } };
+    await live.compareAndSet([{ key: lobbyKey('ABCDEF'), expectedVersion: stored.version, value: bare, parts: 'all' }]);
+    const decidedOn: LobbyState[] = [];
+    const { after } = await group.run('ABCDEF', [], (state, docs, now) => {
+      decidedOn.push(state);
+      return rename(state, docs, now);
+    });
+    expect(decidedOn[0].votes).toEqual({ [memberKey(1)]: map });
+    expect(myVote(after, 1)).toBe(map);
+    expect(profileOf(after, 1).username).toBe('host');
   });
 
   it('answers 404 for a lobby that does not exist', async () => {
