@@ -1,17 +1,27 @@
 import { SESSION_COOKIE, SESSION_IDLE_MS } from './session-store';
 
-/** The value of one cookie in a Cookie header; undefined when absent. The first of duplicates wins. */
+/**
+ * The value of one cookie in a Cookie header; undefined when absent. The first of duplicates wins.
+ * Every authenticated request reads it: the header is walked in place, not split into parts, and
+ * only a value with a `%` is percent-decoded (decodeURIComponent changes nothing else).
+ */
 export function readCookie(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
-    const raw = part.slice(eq + 1).trim();
-    try {
-      return decodeURIComponent(raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw);
-    } catch {
-      return undefined;
+  for (let start = 0; start < header.length; ) {
+    const semicolon = header.indexOf(';', start);
+    const end = semicolon < 0 ? header.length : semicolon;
+    const eq = header.indexOf('=', start);
+    if (eq >= 0 && eq < end && header.slice(start, eq).trim() === name) {
+      const trimmed = header.slice(eq + 1, end).trim();
+      const raw = trimmed.startsWith('"') && trimmed.endsWith('"') ? trimmed.slice(1, -1) : trimmed;
+      if (!raw.includes('%')) return raw;
+      try {
+        return decodeURIComponent(raw);
+      } catch {
+        return undefined;
+      }
     }
+    start = end + 1;
   }
   return undefined;
 }
