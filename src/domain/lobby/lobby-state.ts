@@ -68,9 +68,10 @@ export type LobbyState = v.InferOutput<typeof LobbyState>;
 
 /**
  * The key of a member's entry in `votes` and `profiles`: the user id after a letter. A bare id is
- * an array index to V8, and a dozen ids in the tens of thousands make a sparse (dictionary)
- * store: copying, walking and serializing such a record cost four times as much, and each
- * Object.values of the votes allocated 2 KB (docs/benchmarks.md, round 33).
+ * an array index to V8: a dozen ids in the hundreds make a holey array as long as the largest, and
+ * past about a thousand a sparse (dictionary) store. Copying, walking and serializing such a record
+ * cost three to five times as much, and each Object.values of the votes allocated 2 KB
+ * (docs/benchmarks.md, round 33).
  */
 export const memberKey = (userId: number): string => `u${userId}`;
 
