@@ -77,8 +77,9 @@ export const memberKey = (userId: number): string => `u${userId}`;
 
 /** A lobby stored before member keys (bare user ids in `votes` and `profiles`), keyed as the rules read it now. */
 export function withMemberKeys(state: LobbyState): LobbyState {
-  if (!keyedByBareIds(state.votes) && !keyedByBareIds(state.profiles)) return state;
-  return { ...state, votes: rekeyed(state.votes), profiles: rekeyed(state.profiles) };
+  const votes = rekeyed(state.votes);
+  const profiles = rekeyed(state.profiles);
+  return votes === state.votes && profiles === state.profiles ? state : { ...state, votes, profiles };
 }
 
 function keyedByBareIds(record: Record<string, unknown>): boolean {
@@ -86,6 +87,7 @@ function keyedByBareIds(record: Record<string, unknown>): boolean {
   return false;
 }
 
+/** The record keyed by member, or the very record when it is already (or empty). */
 function rekeyed<T>(record: Record<string, T>): Record<string, T> {
   if (!keyedByBareIds(record)) return record;
   const out: Record<string, T> = {};
