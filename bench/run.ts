@@ -26,7 +26,8 @@ const benches: Record<string, () => Promise<Bench>> = {
 };
 
 // The league server runs compiled in every benchmark (bench/serve.ts), as `npm start` runs it.
-if (!process.env.BENCH_SOURCES) execSync('npm run build', { stdio: ['ignore', 'ignore', 'inherit'] });
+// BENCH_SKIP_BUILD=1 runs dist/ as it is: a build already made, or one changed by hand to try something.
+if (!process.env.BENCH_SOURCES && !process.env.BENCH_SKIP_BUILD) execSync('npm run build', { stdio: ['ignore', 'ignore', 'inherit'] });
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const selected = wanted.length > 0 ? wanted : Object.keys(benches);

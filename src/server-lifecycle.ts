@@ -1,3 +1,5 @@
+import { LinkedSet } from './collections/linked-set';
+
 /** The answer to a request that arrives, or is still running, once shutdown began. */
 export const SHUTTING_DOWN = { status: 503, headers: { Connection: 'close', 'Retry-After': '1' }, body: { error: 'server shutting down; retry on another instance' } };
 
@@ -14,7 +16,8 @@ export interface TrackedRequest {
  * kept-alive connection) are answered 503 at once.
  */
 export class InFlight {
-  private readonly active = new Set<TrackedRequest>();
+  /** Not a Set: one whose members change per request keeps them all until a full collection (LinkedSet). */
+  private readonly active = new LinkedSet<TrackedRequest>();
   private waiters: Array<() => void> = [];
   private closing = false;
   private lastArrival = Number.NEGATIVE_INFINITY;
@@ -26,12 +29,12 @@ export class InFlight {
   enter(request: TrackedRequest): (() => void) | null {
     this.lastArrival = this.now();
     if (this.closing) return null;
-    this.active.add(request);
+    const entry = this.active.add(request);
     let done = false;
     return () => {
       if (done) return;
       done = true;
-      this.active.delete(request);
+      this.active.remove(entry);
       if (this.active.size === 0) for (const wake of this.waiters.splice(0)) wake();
     };
   }
@@ -75,11 +78,8 @@ export class InFlight {
 
   /** Answers 503 to every request still running (its handler's own answer, if it ever comes, is dropped). */
   refuseRemaining(): number {
-    const left = [...this.active];
-    for (const request of left) {
-      this.active.delete(request);
-      request.refuse();
-    }
+    const left = this.active.removeAll();
+    for (const request of left) request.refuse();
     return left.length;
   }
 }

@@ -8,6 +8,7 @@ import { lobbyUpdates } from './lobby-broadcast';
 import { LobbyUpdateRenderer } from './lobby-update-renderer';
 import { lobbyDeadline } from './lobby-deadline';
 import { lobbyKey } from './live-keys';
+import { KeyedSlots } from '../collections/keyed-slots';
 import { liveLobbyState, lobbyWrite, pendingOf, type LobbyDocuments } from './lobby-documents';
 import { membershipWrites, type Committed, type ReadDocs } from './lobby-transaction';
 
@@ -27,13 +28,21 @@ interface Waiting {
   reject(error: unknown): void;
 }
 
+/** One lobby's commands waiting for their batch, and the document as this instance last wrote or read it (any may be stale: the commit checks). */
+interface LobbySlot {
+  waiting: Waiting[];
+  /** A drain loop runs for the lobby: a new command only joins the queue. */
+  draining: boolean;
+  known: VersionedDoc<LobbyState> | undefined;
+}
+
 interface Decided {
   waiting: Waiting;
   result: { ok: true; before: LobbyState; after: LobbyState; events: LobbyEvent[] } | { ok: false; error: unknown };
 }
 
 const MAX_BATCH = 64;
-/** Lobbies whose last state this instance keeps (see `#known`): more than are busy at once, few enough to cost a few MB. */
+/** Lobbies whose last state this instance keeps before idle ones are swept (see `#lobbies`): more than are busy at once, few enough to cost a few MB. */
 const KNOWN_CAPACITY = 1_000;
 
 /**
@@ -53,9 +62,12 @@ const KNOWN_CAPACITY = 1_000;
  * state is answered only once a commit has confirmed that state is current.
  */
 export class LobbyGroupCommit {
-  readonly #queues = new Map<string, Waiting[]>();
-  /** Per lobby, the document as this instance last wrote or read it; any may be stale, the commit checks. */
-  readonly #known = new Map<string, VersionedDoc<LobbyState>>();
+  /** Per lobby, in place between commands (see KeyedSlots): what waits, and what this instance knows. */
+  readonly #lobbies = new KeyedSlots<string, LobbySlot>(
+    () => ({ waiting: [], draining: false, known: undefined }),
+    (slot) => !slot.draining && slot.waiting.length === 0,
+    KNOWN_CAPACITY,
+  );
   /** Lobbies found stored in one piece (by an older version): written in full parts once, then in parts. */
   readonly #whole = new Set<string>();
   /** The batches' `lobby:update` feed bodies: deltas from what this instance published, the unchanged teams' and pool's JSON kept (see LobbyUpdateRenderer). */
@@ -80,24 +92,23 @@ export class LobbyGroupCommit {
         readKeys, rule, renewsDeadline: options.renewsDeadline ?? false, limit: options.limit, counted: false, crossLobby: options.crossLobby ?? false,
         resolve, reject,
       };
-      const queue = this.#queues.get(code);
-      if (queue) {
-        queue.push(waiting);
-        return;
-      }
-      this.#queues.set(code, [waiting]);
-      void this.#drain(code);
+      const slot = this.#lobbies.slot(code);
+      slot.waiting.push(waiting);
+      if (slot.draining) return;
+      slot.draining = true;
+      void this.#drain(code, slot);
     });
   }
 
-  async #drain(code: string): Promise<void> {
+  async #drain(code: string, slot: LobbySlot): Promise<void> {
     for (;;) {
-      const queue = this.#queues.get(code)!;
-      if (queue.length === 0) {
-        this.#queues.delete(code);
+      if (slot.waiting.length === 0) {
+        slot.draining = false;
         return;
       }
-      const batch = queue.splice(0, MAX_BATCH);
+      // The whole queue when it fits: the next commands start a new array rather than reuse this one.
+      const batch = slot.waiting.length <= MAX_BATCH ? slot.waiting : slot.waiting.splice(0, MAX_BATCH);
+      if (batch === slot.waiting) slot.waiting = [];
       // In the lobby's lane, so the commands that write more than the lobby (party-join, the
       // match record) never interleave with a batch of this instance.
       await this.documents.lanes.run(code, () => this.#commit(code, batch)).catch((error) => {
@@ -133,14 +144,14 @@ export class LobbyGroupCommit {
       // Before the reads: what they find of the membership index is complete.
       const whole = this.rebuilt && pending.some((w) => w.crossLobby) ? [await this.rebuilt()] : [];
       const readKeys = [...new Set(pending.flatMap((w) => w.readKeys))];
-      let lobbyDoc = readKeys.length === 0 ? this.#known.get(code) : undefined;
+      let lobbyDoc = readKeys.length === 0 ? this.#lobbies.slot(code).known : undefined;
       const fresh = lobbyDoc === undefined;
       let docs: ReadDocs = new Map();
       if (lobbyDoc === undefined) {
         const [read, ...others] = await this.live.getMany<LobbyState>([lobbyKey(code), ...readKeys]);
         docs = new Map(readKeys.map((key, i) => [key, others[i]]));
         if (read === null) {
-          this.#known.delete(code);
+          this.#forget(code);
           const loaded = await this.documents.restore(code);
           if (loaded === null) throw notFound('lobby not found');
           restored ||= loaded.restored;
@@ -211,7 +222,7 @@ export class LobbyGroupCommit {
         storeVersion = await keepOrUndo(this.live, this.documents, this.logger, change, now);
       } catch (error) {
         // The whole batch was one write: taken back as one, every command answers the error.
-        this.#known.delete(code);
+        this.#forget(code);
         for (const { waiting } of decided) waiting.reject(error);
         return;
       }
@@ -240,14 +251,17 @@ export class LobbyGroupCommit {
     const now = failed.current.get(lobbyKey(code));
     // A lobby with a durable change pending is read again, and waited for (see awaitSettled).
     if (now && !pendingOf(now.value)) this.#remember(code, { version: now.version, value: liveLobbyState(now.value) });
-    else this.#known.delete(code);
+    else this.#forget(code);
     return pending;
   }
 
   #remember(code: string, doc: VersionedDoc<LobbyState>): void {
-    this.#known.delete(code);
-    this.#known.set(code, doc);
-    if (this.#known.size > KNOWN_CAPACITY) this.#known.delete(this.#known.keys().next().value!);
+    this.#lobbies.slot(code).known = doc;
+  }
+
+  #forget(code: string): void {
+    const slot = this.#lobbies.peek(code);
+    if (slot) slot.known = undefined;
   }
 }
 

@@ -1,7 +1,9 @@
-import { DETAIL_HEAD, DETAIL_TAIL, memberKey, poolView, readyChangesAt, slotReady, slotView, TEAMS, type DetailField, type LobbyState, type Slot } from '../domain/lobby';
+import { KeyedSlots } from '../collections/keyed-slots';
+import { DETAIL_HEAD, DETAIL_TAIL, memberKey, poolView, readyChangesAt, slotReady, slotView, TEAMS, type DetailField, type LobbyState, type Slot, type Team } from '../domain/lobby';
 import { deltaBody, wholeBody, type LobbyFields } from './lobby-update-fields';
 
 interface KeptTeams {
+  teams: LobbyState['teams'];
   profiles: LobbyState['profiles'];
   /** The times between which the teams' ready flags, and so their JSON, stay as rendered. */
   from: number;
@@ -11,14 +13,29 @@ interface KeptTeams {
 
 /** A slot's JSON, made while its occupant's profile was `profile` and its flag showed `ready`. */
 interface KeptSlot {
+  slot: Slot;
   profile: LobbyState['profiles'][string] | undefined;
   ready: boolean;
   json: string;
 }
 
 interface KeptPool {
+  pool: LobbyState['pool'];
   profiles: LobbyState['profiles'];
   json: string;
+}
+
+/** What the renderer last made for one lobby, changed in place as the lobby changes. */
+interface RenderedLobby {
+  /** The state it last wrote a body for, and that body's fields. */
+  written: LobbyState | null;
+  values: readonly string[];
+  teams: KeptTeams | null;
+  pool: KeptPool | null;
+  /** Per team, per seat. */
+  slots: Record<Team, (KeptSlot | undefined)[]>;
+  /** Rendered since the last sweep (see KeyedSlots). */
+  used: boolean;
 }
 
 /**
@@ -28,25 +45,34 @@ interface KeptPool {
  * objects. The rules share every part a command left alone with the state before (see
  * applyLobbyCommand), so a vote, the commonest command, serializes its few changed bytes.
  *
- * It also keeps, per state it rendered, the fields it wrote: an update whose state before is one
- * of them, one version older, goes out as a delta from exactly what the feed carried for that
- * version. A state before that this renderer did not write (read from the store, written by
- * another instance) gets a whole update. Kept by identity in weak maps: a lobby state nobody
- * holds any more takes its JSON with it.
+ * It also keeps, per lobby, the fields it wrote for the lobby's last state: an update whose state
+ * before is that state, one version older, goes out as a delta from exactly what the feed carried
+ * for that version. A state before that this renderer did not write (read from the store, written
+ * by another instance) gets a whole update.
+ *
+ * Kept per lobby and per seat, replaced in place, not in weak maps keyed by each state part: those
+ * maps took a new entry per command, and their values lived on in the old generation until a full
+ * collection (docs/hot-collections.md).
  */
 export class LobbyUpdateRenderer {
-  readonly #teams = new WeakMap<LobbyState['teams'], KeptTeams>();
-  readonly #pools = new WeakMap<LobbyState['pool'], KeptPool>();
-  readonly #slots = new WeakMap<Slot, KeptSlot>();
-  readonly #written = new WeakMap<LobbyState, string[]>();
+  readonly #lobbies = new KeyedSlots<string, RenderedLobby>(
+    () => ({ written: null, values: [], teams: null, pool: null, slots: { red: [], blu: [] }, used: false }),
+    (rendered) => {
+      const idle = !rendered.used;
+      rendered.used = false;
+      return idle;
+    },
+  );
   /** The detail's keys in the wire's order. */
   #names: string[] | null = null;
 
   /** Bound: handed on as an UpdateBody (see lobbyUpdates). */
   readonly body = (after: LobbyState, before: LobbyState | null, now: number): string => {
-    const base = before !== null && before.version === after.version - 1 ? this.#written.get(before) : undefined;
+    const rendered = this.#lobbies.slot(after.code);
+    const base = before !== null && before === rendered.written && before.version === after.version - 1 ? rendered.values : undefined;
     const fields = this.fields(after, now, base && { state: before!, values: base });
-    this.#written.set(after, fields.values);
+    rendered.written = after;
+    rendered.values = fields.values;
     return base ? deltaBody(fields, base) : wholeBody(fields);
   };
 
@@ -56,47 +82,50 @@ export class LobbyUpdateRenderer {
    * there, not made again.
    */
   fields(state: LobbyState, now: number, kept?: { state: LobbyState; values: readonly string[] }): LobbyFields {
+    const rendered = this.#lobbies.slot(state.code);
+    rendered.used = true;
     const values: string[] = [];
     for (const name in DETAIL_HEAD) values.push(fieldJson(DETAIL_HEAD[name as keyof typeof DETAIL_HEAD], state, kept, values.length));
-    values.push(this.#teamsJson(state, now), this.#poolJson(state));
+    values.push(teamsJson(rendered, state, now), poolJson(rendered, state));
     for (const name in DETAIL_TAIL) values.push(fieldJson(DETAIL_TAIL[name as keyof typeof DETAIL_TAIL], state, kept, values.length));
     this.#names ??= [...Object.keys(DETAIL_HEAD), 'teams', 'pool', ...Object.keys(DETAIL_TAIL)];
     return { names: this.#names, values };
   }
+}
 
-  #teamsJson(state: LobbyState, now: number): string {
-    const kept = this.#teams.get(state.teams);
-    if (kept && kept.profiles === state.profiles && now >= kept.from && now < kept.until) return kept.json;
-    // As JSON.stringify(teamsView(state, now)) writes it, each seat kept apart: a keep-ready
-    // changes one slot, and the rules share the others with the state before (see sharedCopy).
-    let json = '{';
-    for (const team of TEAMS) {
-      json += `${json.length > 1 ? ',' : ''}"${team}":[`;
-      state.teams[team].forEach((slot, i) => (json += (i > 0 ? ',' : '') + this.#slotJson(state, slot, now)));
-      json += ']';
-    }
-    json += '}';
-    this.#teams.set(state.teams, { profiles: state.profiles, from: now, until: readyChangesAt(state, now), json });
-    return json;
+function teamsJson(rendered: RenderedLobby, state: LobbyState, now: number): string {
+  const kept = rendered.teams;
+  if (kept && kept.teams === state.teams && kept.profiles === state.profiles && now >= kept.from && now < kept.until) return kept.json;
+  // As JSON.stringify(teamsView(state, now)) writes it, each seat kept apart: a keep-ready
+  // changes one slot, and the rules share the others with the state before (see sharedCopy).
+  let json = '{';
+  for (const team of TEAMS) {
+    json += `${json.length > 1 ? ',' : ''}"${team}":[`;
+    const seats = rendered.slots[team];
+    state.teams[team].forEach((slot, i) => (json += (i > 0 ? ',' : '') + slotJson(seats, i, state, slot, now)));
+    json += ']';
   }
+  json += '}';
+  rendered.teams = { teams: state.teams, profiles: state.profiles, from: now, until: readyChangesAt(state, now), json };
+  return json;
+}
 
-  #slotJson(state: LobbyState, slot: Slot, now: number): string {
-    const profile = slot.userId === null ? undefined : state.profiles[memberKey(slot.userId)];
-    const ready = slotReady(slot, now);
-    const kept = this.#slots.get(slot);
-    if (kept && kept.profile === profile && kept.ready === ready) return kept.json;
-    const json = JSON.stringify(slotView(state, slot, now));
-    this.#slots.set(slot, { profile, ready, json });
-    return json;
-  }
+function slotJson(seats: (KeptSlot | undefined)[], seat: number, state: LobbyState, slot: Slot, now: number): string {
+  const profile = slot.userId === null ? undefined : state.profiles[memberKey(slot.userId)];
+  const ready = slotReady(slot, now);
+  const kept = seats[seat];
+  if (kept && kept.slot === slot && kept.profile === profile && kept.ready === ready) return kept.json;
+  const json = JSON.stringify(slotView(state, slot, now));
+  seats[seat] = { slot, profile, ready, json };
+  return json;
+}
 
-  #poolJson(state: LobbyState): string {
-    const kept = this.#pools.get(state.pool);
-    if (kept && kept.profiles === state.profiles) return kept.json;
-    const json = JSON.stringify(poolView(state));
-    this.#pools.set(state.pool, { profiles: state.profiles, json });
-    return json;
-  }
+function poolJson(rendered: RenderedLobby, state: LobbyState): string {
+  const kept = rendered.pool;
+  if (kept && kept.pool === state.pool && kept.profiles === state.profiles) return kept.json;
+  const json = JSON.stringify(poolView(state));
+  rendered.pool = { pool: state.pool, profiles: state.profiles, json };
+  return json;
 }
 
 function fieldJson(field: DetailField<unknown>, state: LobbyState, kept: { state: LobbyState; values: readonly string[] } | undefined, at: number): string {
