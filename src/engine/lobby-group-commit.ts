@@ -1,3 +1,4 @@
+import { KeyedSlots } from '../collections/keyed-slots';
 import { notFound, type Outcome } from '../domain/domain-error';
 import type { LobbyEvent, LobbyState } from '../domain/lobby';
 import type { LiveStore, ReadGuard, VersionedDoc } from '../live/live-store';
@@ -8,7 +9,6 @@ import { lobbyUpdates } from './lobby-broadcast';
 import { LobbyUpdateRenderer } from './lobby-update-renderer';
 import { lobbyDeadline } from './lobby-deadline';
 import { lobbyKey } from './live-keys';
-import { KeyedSlots } from '../collections/keyed-slots';
 import { liveLobbyState, lobbyWrite, pendingOf, type LobbyDocuments } from './lobby-documents';
 import { membershipWrites, type Committed, type ReadDocs } from './lobby-transaction';
 
@@ -144,7 +144,7 @@ export class LobbyGroupCommit {
       // Before the reads: what they find of the membership index is complete.
       const whole = this.rebuilt && pending.some((w) => w.crossLobby) ? [await this.rebuilt()] : [];
       const readKeys = [...new Set(pending.flatMap((w) => w.readKeys))];
-      let lobbyDoc = readKeys.length === 0 ? this.#lobbies.slot(code).known : undefined;
+      let lobbyDoc = readKeys.length === 0 ? this.#lobbies.peek(code)?.known : undefined;
       const fresh = lobbyDoc === undefined;
       let docs: ReadDocs = new Map();
       if (lobbyDoc === undefined) {
