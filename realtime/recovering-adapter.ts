@@ -179,7 +179,7 @@ export class RecoveringAdapter extends Adapter {
    * the feed) keeping its packet only held a few KB for minutes: 20,000 of them were the largest
    * part of the heap, and of the garbage collector's work.
    */
-  private mayBeReplayed(room: Room): boolean {
+  mayBeReplayed(room: Room): boolean {
     return (this.rooms.get(room)?.size ?? 0) > 0 || this.sessions.size > 0 || this.resuming.size > 0;
   }
 

@@ -2,7 +2,7 @@ import type { Server } from 'socket.io';
 import type { ServerToClientEvents } from '../schema/realtime';
 import type { LobbyBroadcast } from '../src/engine/lobby-broadcast';
 import { BurstDelivery } from './burst-delivery';
-import { LobbyFanout, lobbyRoom } from './lobby-fanout';
+import { LobbyFanout, lobbyRoom, updatesRoom } from './lobby-fanout';
 import type { RecoveringAdapter } from './recovering-adapter';
 
 export const LOBBIES_ROOM = 'lobbies';
@@ -59,6 +59,8 @@ export function socketBroadcast(io: Pick<Server<never, ServerToClientEvents>, 'l
     lobbyChat: (code, message) => eventJson(code, 'lobby:chat', JSON.stringify({ code, message }), 0),
     lobbiesChanged: (lobbies) => burst.push(() => void io.local.to(LOBBIES_ROOM).emit('lobbies:update', { lobbies })),
     lobbyEventJson: eventJson,
+    // A socket watching the lobby (its updates or patches), or a packet someone may ask for again.
+    wantsUpdate: (code) => (adapter.rooms.get(lobbyRoom(code))?.size ?? 0) > 0 || adapter.mayBeReplayed(updatesRoom(code)),
     flush: () => burst.flush(),
   };
 }

@@ -21,6 +21,13 @@ export interface LobbyBroadcast {
    * (`version`: an update's, else 0). Without it the feed parses and calls the methods above.
    */
   lobbyEventJson?(code: string, event: 'lobby:update' | 'lobby:chat', json: string, version: number): void;
+  /**
+   * Optional, beside `lobbyEventJson`: whether an update of this lobby would reach anyone through
+   * this transport now, or be kept for a socket that may come back. False spares the update's JSON
+   * and its place in the transport's queue: every instance receives every lobby's updates, and
+   * watches only some of them.
+   */
+  wantsUpdate?(code: string): boolean;
 }
 
 /**
@@ -159,7 +166,10 @@ export async function startLobbyFeed(live: LiveStore, listener: LobbyFeedListene
 
 /** An update as a listener takes it: JSON for a transport, else parsed, and only of its phases. */
 function handUpdate(listener: LobbyFeedListener, update: AssembledUpdate): void {
-  if (listener.lobbyEventJson) return listener.lobbyEventJson(update.code, 'lobby:update', update.json(), update.version);
+  if (listener.lobbyEventJson) {
+    if (listener.wantsUpdate?.(update.code) === false) return;
+    return listener.lobbyEventJson(update.code, 'lobby:update', update.json(), update.version);
+  }
   if (!listener.lobbyUpdated) return;
   if (listener.phases && !listener.phases.includes(update.phase as LobbyPhase)) return;
   listener.lobbyUpdated(update.code, update.version, (JSON.parse(update.json()) as { lobby: LobbyDetail }).lobby);

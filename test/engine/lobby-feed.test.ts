@@ -82,6 +82,31 @@ it("hands a transport each update's JSON and version as published, without parsi
   ]);
 });
 
+it('hands a transport no update of a lobby it does not want, and still assembles it for when it does', async () => {
+  const store = new MemoryLiveStore();
+  const wanted = new Set<string>();
+  const events: { code: string; version: number; json: string }[] = [];
+  let arrived!: () => void;
+  const until = new Promise<void>((resolve) => (arrived = resolve));
+  await startLobbyFeed(store, {
+    wantsUpdate: (code) => wanted.has(code),
+    lobbyEventJson: (code, _event, json, version) => {
+      events.push({ code, version, json });
+      arrived();
+    },
+  });
+  const { states, whole, delta, next } = votedTwice();
+  const code = states[0].code;
+
+  await store.publish(LOBBY_FEED_CHANNEL, whole);
+  await store.publish(LOBBY_FEED_CHANNEL, delta);
+  wanted.add(code);
+  await store.publish(LOBBY_FEED_CHANNEL, next);
+  await until;
+
+  expect(events).toEqual([{ code, version: states[2].version, json: updateOf(states[2]) }]);
+});
+
 /** A lobby and its next two versions (votes), as one instance's renderer publishes them: whole, then deltas. */
 function votedTwice() {
   const first = gatheringLobby();
