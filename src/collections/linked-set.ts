@@ -12,9 +12,9 @@ export interface LinkedEntry<T> {
  * that table is in the old generation each table it leaves behind still points at the members it
  * held: V8 keeps those members through every scavenge until the next full collection, so every
  * request's objects were promoted (docs/hot-collections.md). A removed entry here lets go of its
- * member and its neighbours at once.
+ * member and its neighbours at once (a member is never undefined: that marks a removed entry).
  */
-export class LinkedSet<T> {
+export class LinkedSet<T extends NonNullable<unknown>> {
   #first: LinkedEntry<T> | null = null;
   #last: LinkedEntry<T> | null = null;
   #size = 0;
