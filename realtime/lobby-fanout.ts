@@ -103,6 +103,11 @@ export class LobbyFanout {
     }
   }
 
+  /** Whether a socket of this instance watches the lobby (its membership room, joined before the snapshot). */
+  watched(code: string): boolean {
+    return this.rooms.size(lobbyRoom(code)) > 0;
+  }
+
   /** The membership room emptied (the last watcher left or dropped). */
   forget(code: string): void {
     this.#tracked.delete(code);
@@ -110,7 +115,7 @@ export class LobbyFanout {
 
   /** One feed update, in feed order: to the pending watchers it is the next version for, then to both rooms. */
   update(code: string, version: number, json: string): void {
-    const tracked = this.rooms.size(lobbyRoom(code)) > 0 ? this.#track(code) : undefined;
+    const tracked = this.watched(code) ? this.#track(code) : undefined;
     if (!tracked) this.#tracked.delete(code);
     const follows = tracked?.version != null && version === tracked.version + 1;
     for (const watcher of tracked?.pending.values() ?? []) {

@@ -60,7 +60,7 @@ export function socketBroadcast(io: Pick<Server<never, ServerToClientEvents>, 'l
     lobbiesChanged: (lobbies) => burst.push(() => void io.local.to(LOBBIES_ROOM).emit('lobbies:update', { lobbies })),
     lobbyEventJson: eventJson,
     // A socket watching the lobby (its updates or patches), or a packet someone may ask for again.
-    wantsUpdate: (code) => (adapter.rooms.get(lobbyRoom(code))?.size ?? 0) > 0 || adapter.mayBeReplayed(updatesRoom(code)),
+    wantsUpdate: (code) => fanout.watched(code) || adapter.mayBeReplayed(updatesRoom(code)),
     flush: () => burst.flush(),
   };
 }

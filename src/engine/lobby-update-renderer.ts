@@ -70,7 +70,7 @@ export class LobbyUpdateRenderer {
   readonly body = (after: LobbyState, before: LobbyState | null, now: number): string => {
     const rendered = this.#lobbies.slot(after.code);
     const base = before !== null && before === rendered.written && before.version === after.version - 1 ? rendered.values : undefined;
-    const fields = this.fields(after, now, base && { state: before!, values: base });
+    const fields = this.#fields(rendered, after, now, base && { state: before!, values: base });
     rendered.written = after;
     rendered.values = fields.values;
     return base ? deltaBody(fields, base) : wholeBody(fields);
@@ -82,7 +82,10 @@ export class LobbyUpdateRenderer {
    * there, not made again.
    */
   fields(state: LobbyState, now: number, kept?: { state: LobbyState; values: readonly string[] }): LobbyFields {
-    const rendered = this.#lobbies.slot(state.code);
+    return this.#fields(this.#lobbies.slot(state.code), state, now, kept);
+  }
+
+  #fields(rendered: RenderedLobby, state: LobbyState, now: number, kept: { state: LobbyState; values: readonly string[] } | undefined): LobbyFields {
     rendered.used = true;
     const values: string[] = [];
     for (const name in DETAIL_HEAD) values.push(fieldJson(DETAIL_HEAD[name as keyof typeof DETAIL_HEAD], state, kept, values.length));
