@@ -31,7 +31,8 @@ const SLICE_GRACE_MS = 500;
 const IN_FLIGHT = 16;
 /** BENCH_LOBBIES: more lobbies, so more users in use, each checked four times a second (src/identity/checked-reads.ts). */
 const LOBBIES = Number(process.env.BENCH_LOBBIES ?? 40);
-const DRAFTED = Math.round(LOBBIES / 4);
+/** BENCH_DRAFTED: how many of the lobbies send keep-ready (the rest vote), to weigh one command against the other. */
+const DRAFTED = Number(process.env.BENCH_DRAFTED ?? Math.round(LOBBIES / 4));
 const MEMBERS = 12;
 /** Picks after start-draft: 11 of 12 seated, so the draft goes on and ready never takes it live. */
 const PICKS = MEMBERS - 3;

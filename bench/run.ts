@@ -12,6 +12,7 @@ const benches: Record<string, () => Promise<Bench>> = {
   public: async () => benchPublicReads,
   'lobby-rest': async () => (await import('./lobby-rest')).benchLobbyRest,
   'lobby-store-forms': async () => (await import('./lobby-store-forms')).benchLobbyStoreForms,
+  'lobby-record-writes': async () => (await import('./lobby-record-writes')).benchLobbyRecordWrites,
   'lobby-chat': async () => (await import('./lobby-chat')).benchLobbyChat,
   'realtime-fanout': async () => (await import('./realtime-fanout')).benchRealtimeFanout,
   'realtime-fanout-redis': async () => (await import('./realtime-fanout-redis')).benchRealtimeFanoutRedis,

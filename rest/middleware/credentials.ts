@@ -1,6 +1,6 @@
 import { clientAddress, trustedProxyMatcher } from '../client-address';
 import { HttpError } from '../http-error';
-import { LruMap } from '../../src/identity/lru-map';
+import { LruMap } from '../../src/collections/lru-map';
 
 /** A refusal as the one HTTP error type, for checks built outside the exchange (user action limits). */
 export const refuseWithHttpError = (status: number, message: string, headers: Record<string, string> = {}): Error =>

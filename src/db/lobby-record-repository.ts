@@ -1,5 +1,7 @@
 import type { InferEntity } from '@mikro-orm/core';
 import { LobbyRecord } from './entities';
+import { LruMap } from '../collections/lru-map';
+import { BoundParams, executeBound } from './bound-statement';
 import { outboxCtes, type ScopedEvent } from './notification-outbox';
 import type { EmSource } from './orm';
 
@@ -24,7 +26,20 @@ const CLOSED_PHASES = ['ended', 'cancelled'];
 /** The notification events a set of lobby documents stands for (see lobbyEvents). */
 export type LobbyNoticesOf = (docs: LobbyDocument[]) => ScopedEvent[];
 
+/** Outbox keys this process remembers as written: far more than a league has lobbies open. */
+const ENQUEUED_CAPACITY = 20_000;
+
 export class LobbyRecordRepository {
+  /**
+   * The dedupe keys of lobby events this process's statements have put in the outbox (or found
+   * there). A gathering lobby stands for its `lobby.created` event in every record written, four
+   * times a second while it is busy; the outbox would refuse each again by its key (on conflict do
+   * nothing), but only after Postgres had looked it up: a fifth of Postgres's time in lobby-rest
+   * (docs/benchmarks.md, round 35). An event known written is not sent again. Another instance
+   * sends it once more, and the key refuses it as before.
+   */
+  readonly #enqueued = new LruMap<string, true>(ENQUEUED_CAPACITY);
+
   constructor(
     private readonly db: EmSource,
     /** With it, the events go into the outbox in the same statement as the record (notification-outbox.ts). */
@@ -46,12 +61,17 @@ export class LobbyRecordRepository {
    */
   async saveMany(docs: LobbyDocument[], at?: Date): Promise<string[]> {
     if (docs.length === 0) return [];
-    // The snapshot travels as UTF-8 bytes: the ORM inlines a Buffer as hex, natively, where a
-    // string is escaped one character at a time in JavaScript (40 lobbies of 4 KB each stalled
-    // every write-behind flush by milliseconds, the largest part of the lobby commands' p99).
-    const row = "(?, ?, ?, convert_from(?::bytea, 'UTF8')::jsonb, ?, coalesce(?::timestamptz, now()), coalesce(?::timestamptz, now()))";
+    // Bound, not formatted in: each snapshot goes as its JSON text, parsed once, by Postgres (see executeBound).
+    const bound = new BoundParams();
+    const place = (value: unknown) => bound.add(value);
+    const when = at ?? null;
+    const rows = docs.map(
+      (doc) =>
+        `(${place(doc.code)}, ${place(doc.phase)}, ${place(doc.hostId)}::int, ${place(JSON.stringify(doc.snapshot))}::jsonb, ${place(doc.version)}::int, ` +
+        `coalesce(${place(when)}::timestamptz, now()), coalesce(${place(when)}::timestamptz, now()))`,
+    );
     const upsert = `insert into lobby_records (code, phase, host_id, snapshot, version, created_at, updated_at)
-       values ${docs.map(() => row).join(', ')}
+       values ${rows.join(', ')}
        on conflict (code) do update set
          phase = excluded.phase,
          host_id = excluded.host_id,
@@ -60,16 +80,13 @@ export class LobbyRecordRepository {
          updated_at = excluded.updated_at
        where lobby_records.version < excluded.version
        returning code`;
-    const params = docs.flatMap((doc) => [doc.code, doc.phase, doc.hostId, Buffer.from(JSON.stringify(doc.snapshot)), doc.version, at ?? null, at ?? null]);
-    const events = this.noticesOf?.(docs) ?? [];
-    if (events.length === 0) return (await this.db.em().execute<Array<{ code: string }>>(upsert, params)).map((r) => r.code);
+    const events = (this.noticesOf?.(docs) ?? []).filter((event) => this.#enqueued.get(event.key) === undefined);
     // One statement: the record and its notification events commit together.
-    const outbox = outboxCtes(events, 'stored');
-    const rows = await this.db.em().execute<Array<{ code: string }>>(`with stored as (${upsert}), ${outbox.sql} select code from stored`, [
-      ...params,
-      ...outbox.params,
-    ]);
-    return rows.map((r) => r.code);
+    const sql = events.length === 0 ? upsert : `with stored as (${upsert}), ${outboxCtes(events, place, 'stored')} select code from stored`;
+    const stored = (await executeBound<{ code: string }>(this.db.em(), sql, bound.values)).map((r) => r.code);
+    // A stored record's events are in the outbox now, whether this statement inserted them or found them there.
+    for (const event of events) if (stored.includes(event.scope)) this.#enqueued.set(event.key, true);
+    return stored;
   }
 
   async load(code: string): Promise<StoredLobby | null> {

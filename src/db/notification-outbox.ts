@@ -16,14 +16,15 @@ export type ScopedEvent = DueEvent & { scope: string };
  * nothing behind them (see DeliveryRepository.claim); from then on they take their place in line.
  *
  * `gate` names a CTE returning `code`: events whose scope is not among them are dropped (the
- * lobby record write skipped an older version, so its events are not news).
+ * lobby record write skipped an older version, so its events are not news). `place` stands for
+ * each value in the statement the way the statement runs (see Placeholder).
  */
-export function outboxCtes(events: ScopedEvent[], gate?: string): { sql: string; params: unknown[] } {
-  const rows = events.map(() => '(?::int, ?::text, ?::text, ?::text, ?::jsonb, ?::timestamptz)').join(', ');
-  const params = events.flatMap((e, i) => [i, e.scope, e.type, e.key, JSON.stringify(e.payload), e.dueAt ?? null]);
+export function outboxCtes(events: ScopedEvent[], place: Placeholder, gate?: string): string {
+  const rows = events
+    .map((e, i) => `(${place(i)}::int, ${place(e.scope)}::text, ${place(e.type)}::text, ${place(e.key)}::text, ${place(JSON.stringify(e.payload))}::jsonb, ${place(e.dueAt ?? null)}::timestamptz)`)
+    .join(', ');
   const where = gate ? `where scope in (select code from ${gate})` : '';
-  return {
-    sql: `outbox_in (n, scope, type, dedupe_key, payload, due_at) as (values ${rows}),
+  return `outbox_in (n, scope, type, dedupe_key, payload, due_at) as (values ${rows}),
       outbox_events as (
         insert into notification_events (type, dedupe_key, payload)
         select type, dedupe_key, payload from outbox_in ${where} order by n
@@ -34,9 +35,20 @@ export function outboxCtes(events: ScopedEvent[], gate?: string): { sql: string;
         select e.id, w.id, coalesce((select max(i.due_at) from outbox_in i where i.dedupe_key = e.dedupe_key), now())
         from outbox_events e join notification_webhooks w on w.enabled and e.type = any(w.events)
         order by e.id, w.id
-        returning id)`,
-    params,
-  };
+        returning id)`;
+}
+
+/**
+ * How a statement stands for one of its values: `?` for the ORM's `execute`, which formats the
+ * values into the text in order (see `questionMarks`), or a numbered placeholder for a statement
+ * run bound (BoundParams.add, src/db/bound-statement.ts).
+ */
+export type Placeholder = (value: unknown) => string;
+
+/** `?` placeholders, the values kept in order for the ORM's `execute`. */
+export function questionMarks(): { place: Placeholder; params: unknown[] } {
+  const params: unknown[] = [];
+  return { place: (value) => (params.push(value), '?'), params };
 }
 
 /**
@@ -56,7 +68,11 @@ export interface NotificationOutbox {
 export const notificationOutbox: NotificationOutbox = {
   async enqueueIn(em, events) {
     if (events.length === 0) return 0;
-    const { sql, params } = outboxCtes(events.map((e) => ({ ...e, scope: e.key })));
+    const { place, params } = questionMarks();
+    const sql = outboxCtes(
+      events.map((e) => ({ ...e, scope: e.key })),
+      place,
+    );
     const [row] = await em.execute<Array<{ deliveries: string | number }>>(
       `with ${sql} select (select count(*) from outbox_deliveries) as deliveries`,
       params,

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { LiveStore, VersionedDoc } from '../live/live-store';
 import { CheckedReads, type CheckedReadsOptions } from './checked-reads';
-import { LruMap } from './lru-map';
+import { LruMap } from '../collections/lru-map';
 
 export const SESSION_COOKIE = 'league_session';
 export const SESSION_IDLE_MS = 30 * 24 * 60 * 60 * 1000;

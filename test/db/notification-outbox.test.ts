@@ -60,6 +60,36 @@ describe('the outbox', () => {
     expect(await records.save({ code: 'OUT1', phase: 'live', hostId: 1, version: 4, snapshot: {} })).toBe(false);
     expect((await deliveries.page({ webhookId: hook, page: 1, limit: 10 })).total).toBe(1);
   });
+
+  /** A repository whose every record stands for one event, keyed by the lobby alone, as `lobby.created` is. */
+  const onePerLobby = () =>
+    new LobbyRecordRepository(t.db, (docs) => docs.map((doc) => ({ type: 'lobby.live', key: `lobby.live:${doc.code}`, scope: doc.code, payload: {} as never })));
+  const eventsKeyed = async (key: string) => Number((await t.db.em().execute<Array<{ n: string }>>('select count(*) as n from notification_events where dedupe_key = ?', [key]))[0].n);
+  /** As a retention sweep would: the event and its deliveries gone. */
+  const prune = (key: string) =>
+    t.db.em().execute('with gone as (delete from notification_events where dedupe_key = ? returning id) delete from notification_deliveries where event_id in (select id from gone)', [key]);
+
+  it('does not send again an event a record it stored already put in the outbox', async () => {
+    const records = onePerLobby();
+    await records.save({ code: 'OUT2', phase: 'live', hostId: 1, version: 1, snapshot: {} });
+    expect(await eventsKeyed('lobby.live:OUT2')).toBe(1);
+    await prune('lobby.live:OUT2');
+
+    expect(await records.save({ code: 'OUT2', phase: 'live', hostId: 1, version: 2, snapshot: {} })).toBe(true);
+
+    expect(await eventsKeyed('lobby.live:OUT2')).toBe(0);
+  });
+
+  it('still sends an event whose record it did not store, with the write that stores it', async () => {
+    await onePerLobby().save({ code: 'OUT3', phase: 'live', hostId: 1, version: 5, snapshot: {} });
+    await prune('lobby.live:OUT3');
+    const other = onePerLobby();
+    expect(await other.save({ code: 'OUT3', phase: 'live', hostId: 1, version: 4, snapshot: {} })).toBe(false);
+
+    expect(await other.save({ code: 'OUT3', phase: 'live', hostId: 1, version: 6, snapshot: {} })).toBe(true);
+
+    expect(await eventsKeyed('lobby.live:OUT3')).toBe(1);
+  });
 });
 
 describe('the delivery lease', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LruMap } from '../../../src/identity/lru-map';
+import { LruMap } from '../../../src/collections/lru-map';
 import { SessionStore, type SessionCaches, type VerifiedCookie } from '../../../src/identity/session-store';
 import type { VersionedDoc } from '../../../src/live/live-store';
 import { MemoryLiveStore } from '../../../src/live/memory-live-store';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LruMap } from '../../../src/identity/lru-map';
+import { LruMap } from '../../../src/collections/lru-map';
 
 describe('LruMap', () => {
   it('never holds more entries than its capacity, however many are set', () => {
