@@ -8,7 +8,8 @@
  */
 import { execSync } from 'node:child_process';
 import { LobbyRecordRepository, type LobbyDocument } from '../src/db/lobby-record-repository';
-import { outboxCtes, questionMarks, type ScopedEvent } from '../src/db/notification-outbox';
+import { questionMarks } from '../src/db/bound-statement';
+import { outboxCtes, type ScopedEvent } from '../src/db/notification-outbox';
 import type { EntityManager } from '../src/db/orm';
 import { lobbyEvents } from '../src/domain/notifications/notification-event';
 import type { LobbyState } from '../src/domain/lobby';

@@ -2,16 +2,26 @@ import { CompiledQuery } from 'kysely';
 import type { EntityManager } from './orm';
 
 /**
- * Numbered placeholders (`$1`, `$2`, ...) for a statement built piece by piece: each `add` keeps
- * a value and answers the placeholder that stands for it.
+ * How a statement built piece by piece stands for one of its values: `?` for the ORM's `execute`,
+ * which formats the values into the text in order (`questionMarks`), or a numbered placeholder
+ * for a statement run bound (`BoundParams`, `executeBound`).
  */
+export type Placeholder = (value: unknown) => string;
+
+/** `?` placeholders, the values kept in order for the ORM's `execute`. */
+export function questionMarks(): { place: Placeholder; params: unknown[] } {
+  const params: unknown[] = [];
+  return { place: (value) => (params.push(value), '?'), params };
+}
+
+/** Numbered placeholders (`$1`, `$2`, ...): `add` keeps a value and answers the placeholder that stands for it. */
 export class BoundParams {
   readonly values: unknown[] = [];
 
-  add(value: unknown): string {
+  readonly add: Placeholder = (value) => {
     this.values.push(value);
     return `$${this.values.length}`;
-  }
+  };
 }
 
 /**

@@ -62,13 +62,10 @@ export class LobbyRecordRepository {
   async saveMany(docs: LobbyDocument[], at?: Date): Promise<string[]> {
     if (docs.length === 0) return [];
     // Bound, not formatted in: each snapshot goes as its JSON text, parsed once, by Postgres (see executeBound).
-    const bound = new BoundParams();
-    const place = (value: unknown) => bound.add(value);
-    const when = at ?? null;
+    const { add: place, values } = new BoundParams();
+    const when = `coalesce(${place(at ?? null)}::timestamptz, now())`;
     const rows = docs.map(
-      (doc) =>
-        `(${place(doc.code)}, ${place(doc.phase)}, ${place(doc.hostId)}::int, ${place(JSON.stringify(doc.snapshot))}::jsonb, ${place(doc.version)}::int, ` +
-        `coalesce(${place(when)}::timestamptz, now()), coalesce(${place(when)}::timestamptz, now()))`,
+      (doc) => `(${place(doc.code)}, ${place(doc.phase)}, ${place(doc.hostId)}::int, ${place(JSON.stringify(doc.snapshot))}::jsonb, ${place(doc.version)}::int, ${when}, ${when})`,
     );
     const upsert = `insert into lobby_records (code, phase, host_id, snapshot, version, created_at, updated_at)
        values ${rows.join(', ')}
@@ -83,7 +80,7 @@ export class LobbyRecordRepository {
     const events = (this.noticesOf?.(docs) ?? []).filter((event) => this.#enqueued.get(event.key) === undefined);
     // One statement: the record and its notification events commit together.
     const sql = events.length === 0 ? upsert : `with stored as (${upsert}), ${outboxCtes(events, place, 'stored')} select code from stored`;
-    const stored = (await executeBound<{ code: string }>(this.db.em(), sql, bound.values)).map((r) => r.code);
+    const stored = (await executeBound<{ code: string }>(this.db.em(), sql, values)).map((r) => r.code);
     // A stored record's events are in the outbox now, whether this statement inserted them or found them there.
     for (const event of events) if (stored.includes(event.scope)) this.#enqueued.set(event.key, true);
     return stored;

@@ -1,4 +1,5 @@
 import type { DueEvent } from '../domain/notifications/notification-event';
+import { questionMarks, type Placeholder } from './bound-statement';
 import type { EntityManager } from './orm';
 
 /** An event with the record it belongs to (a lobby code): written only if that record's write went through. */
@@ -17,7 +18,7 @@ export type ScopedEvent = DueEvent & { scope: string };
  *
  * `gate` names a CTE returning `code`: events whose scope is not among them are dropped (the
  * lobby record write skipped an older version, so its events are not news). `place` stands for
- * each value in the statement the way the statement runs (see Placeholder).
+ * each value in the statement the way the statement runs.
  */
 export function outboxCtes(events: ScopedEvent[], place: Placeholder, gate?: string): string {
   const rows = events
@@ -36,19 +37,6 @@ export function outboxCtes(events: ScopedEvent[], place: Placeholder, gate?: str
         from outbox_events e join notification_webhooks w on w.enabled and e.type = any(w.events)
         order by e.id, w.id
         returning id)`;
-}
-
-/**
- * How a statement stands for one of its values: `?` for the ORM's `execute`, which formats the
- * values into the text in order (see `questionMarks`), or a numbered placeholder for a statement
- * run bound (BoundParams.add, src/db/bound-statement.ts).
- */
-export type Placeholder = (value: unknown) => string;
-
-/** `?` placeholders, the values kept in order for the ORM's `execute`. */
-export function questionMarks(): { place: Placeholder; params: unknown[] } {
-  const params: unknown[] = [];
-  return { place: (value) => (params.push(value), '?'), params };
 }
 
 /**
