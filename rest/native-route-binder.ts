@@ -7,6 +7,7 @@ import { framingRefusal, READ_BODY_MAX_MS, sendRefusal } from '../host/body-size
 import { HttpError } from './http-error';
 import { parseJsonBody } from './middleware/json-body';
 import { NativeResponse, presentedOfNative, readNativeRequest } from '../host/native-door';
+import { CallDeadlines } from '../src/clock/call-deadlines';
 
 export interface NativeRouteDeps<C> extends ExchangeDeps {
   /** The REST routes' own credential check (key audit, key rate limit, CSRF, sliding session expiry). */
@@ -45,13 +46,14 @@ export function bindNativeRoute<R extends RouteContract, C>(
   const method = route.method.toUpperCase();
   const pathParameters = pathParameterReader(route.path);
   deps.bindings?.bound(route, 'native');
+  const bodyDeadlines = new CallDeadlines(READ_BODY_MAX_MS, () => new HttpError(408, 'request body timed out', { Connection: 'close' }));
   app[UWS_METHOD[route.method]](route.path, (res, req) => {
     const refusal = framingRefusal(req, bodyRules.maxBytes);
     if (refusal) return sendRefusal(res, req, refusal, deps, route.path);
     const request = readNativeRequest(req, res, method);
     const door = new NativeResponse(res, request);
     const rawParams = pathParameters(req);
-    const body = readBody(res, door);
+    const body = readBody(res, door, bodyDeadlines);
     body.catch(() => undefined);
     void runExchange(
       deps,
@@ -69,19 +71,27 @@ export function bindNativeRoute<R extends RouteContract, C>(
 }
 
 /** The whole body (at most 1 MB: framing refused more), or 408 when it stalls. */
-function readBody(res: HttpResponse, door: NativeResponse): Promise<string> {
+function readBody(res: HttpResponse, door: NativeResponse, deadlines: CallDeadlines): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const stalled = setTimeout(() => reject(new HttpError(408, 'request body timed out', { Connection: 'close' })), READ_BODY_MAX_MS);
+    const wait = deadlines.start(reject);
     res.onData((arrayBuffer, isLast) => {
       door.received += arrayBuffer.byteLength;
-      stalled.refresh();
-      // uWS reuses the buffer after this callback returns: copy it.
-      if (arrayBuffer.byteLength > 0 && !door.done) chunks.push(Buffer.from(new Uint8Array(arrayBuffer)));
-      if (!isLast) return;
+      const kept = arrayBuffer.byteLength > 0 && !door.done;
+      if (!isLast) {
+        deadlines.renew(wait);
+        // uWS reuses the buffer after this callback returns: copy it.
+        if (kept) chunks.push(Buffer.from(new Uint8Array(arrayBuffer)));
+        return;
+      }
       door.bodyComplete = true;
-      clearTimeout(stalled);
-      resolve(Buffer.concat(chunks).toString('utf8'));
+      deadlines.end(wait);
+      // A body in one piece (a lobby command's always is) is decoded straight from uWS's buffer, before it is reused.
+      if (chunks.length === 0) resolve(kept ? Buffer.from(arrayBuffer).toString('utf8') : '');
+      else {
+        if (kept) chunks.push(Buffer.from(new Uint8Array(arrayBuffer)));
+        resolve(Buffer.concat(chunks).toString('utf8'));
+      }
     });
   });
 }

@@ -23,6 +23,11 @@ export class LinkedSet<T extends NonNullable<unknown>> {
     return this.#size;
   }
 
+  /** The oldest member's entry, null when empty. */
+  get first(): LinkedEntry<T> | null {
+    return this.#first;
+  }
+
   add(value: T): LinkedEntry<T> {
     const entry: LinkedEntry<T> = { value, previous: this.#last, next: null };
     if (this.#last) this.#last.next = entry;

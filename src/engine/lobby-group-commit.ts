@@ -5,7 +5,7 @@ import type { LiveStore, ReadGuard, VersionedDoc } from '../live/live-store';
 import { READ_AGAIN, retryOnConflict, type CommitFailure } from './cas-retry';
 import type { CommandLimit, EngineLogger } from './engine-ports';
 import { awaitSettled, isDurable, keepOrUndo, pendingWrite, written, type LiveChange } from './durable-change';
-import { lobbyUpdates } from './lobby-broadcast';
+import { lobbyUpdates, type LobbyChange } from './lobby-broadcast';
 import { LobbyUpdateRenderer } from './lobby-update-renderer';
 import { lobbyDeadline } from './lobby-deadline';
 import { lobbyKey } from './live-keys';
@@ -143,7 +143,7 @@ export class LobbyGroupCommit {
       if (pending.length === 0) return { writes: [], value: undefined };
       // Before the reads: what they find of the membership index is complete.
       const whole = this.rebuilt && pending.some((w) => w.crossLobby) ? [await this.rebuilt()] : [];
-      const readKeys = [...new Set(pending.flatMap((w) => w.readKeys))];
+      const readKeys = readKeysOf(pending);
       let lobbyDoc = readKeys.length === 0 ? this.#lobbies.peek(code)?.known : undefined;
       const fresh = lobbyDoc === undefined;
       let docs: ReadDocs = new Map();
@@ -191,7 +191,7 @@ export class LobbyGroupCommit {
         return { writes: [], value: undefined };
       }
       // Every version of the batch is announced, in order, in the same atomic step: see lobby-broadcast.
-      const changes = decided.flatMap(({ result }) => (result.ok && result.after !== result.before ? [{ before: result.before, after: result.after }] : []));
+      const changes = changesOf(decided);
       // The deadline of the batch's last state, which is the one written, goes with the write.
       const renew = restored || pending.some((waiting) => waiting.renewsDeadline);
       const publish = lobbyUpdates(changes, now, this.#updates.body);
@@ -300,4 +300,19 @@ function decideInOrder(batch: Waiting[], first: LobbyState, docs: ReadDocs, now:
       return { waiting, result: { ok: false, error } };
     }
   });
+}
+
+// Loops, not flatMap: these run once per commit, and flatMap's arrays per element cost a lobby command more than 1% of its CPU.
+/** The keys the batch's commands read besides the lobby, each once. */
+function readKeysOf(batch: readonly Waiting[]): string[] {
+  const keys: string[] = [];
+  for (const waiting of batch) for (const key of waiting.readKeys) if (!keys.includes(key)) keys.push(key);
+  return keys;
+}
+
+/** The batch's changes of state, in order: what its commit announces. */
+function changesOf(decided: readonly Decided[]): LobbyChange[] {
+  const changes: LobbyChange[] = [];
+  for (const { result } of decided) if (result.ok && result.after !== result.before) changes.push({ before: result.before, after: result.after });
+  return changes;
 }

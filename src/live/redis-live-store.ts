@@ -9,7 +9,7 @@ import {
 } from './live-store';
 import { checkCommit, checkPositiveInteger, checkScore, checkNumberedPush, checkWindowCheck, encodeParts, encodeValue, ttlMilliseconds } from './live-store-input';
 import { LiveStoreUnavailable } from './live-store-unavailable';
-import { firedLate } from '../clock/late-timer';
+import { CallDeadlines } from '../clock/call-deadlines';
 import { CALL, CLAIM_DUE, COMMIT, COMPLETE_DUE, HIT_WINDOW, PUSH_NUMBERED, READ_DOCS, READ_VERSIONS, type RedisClient, runScript } from './redis-scripts';
 import { machineTime } from '../clock/machine-time';
 
@@ -59,6 +59,8 @@ export class RedisLiveStore implements LiveStore {
   readonly #handlers: ChannelHandlers;
   readonly #upstream = new Map<string, Upstream>();
   readonly #commandTimeoutMs: number;
+  /** Every call's command timeout (see #attempt). */
+  readonly #deadlines: CallDeadlines;
   /** Redis's clock minus ours (ms), measured on every (re)connection; the deadline fence is in Redis's clock. */
   #clockOffsetMs = 0;
   /**
@@ -74,6 +76,10 @@ export class RedisLiveStore implements LiveStore {
     this.#url = options.url;
     const connectTimeoutMs = (this.#connectTimeoutMs = options.connectTimeoutMs ?? 3000);
     this.#commandTimeoutMs = options.commandTimeoutMs ?? 1000;
+    this.#deadlines = new CallDeadlines(this.#commandTimeoutMs, () => {
+      this.#markUnavailable();
+      return new LiveStoreUnavailable(`no Redis answer within ${this.#commandTimeoutMs} ms`);
+    });
     const onError = options.onError ?? ((error: unknown) => console.error('live store: redis connection error', error));
     // No offline queue: a command while reconnecting fails at once (503) instead of being sent late.
     this.#client = connection((socket) => createClient({ url: options.url, socket, disableOfflineQueue: true }), connectTimeoutMs, onError);
@@ -117,57 +123,31 @@ export class RedisLiveStore implements LiveStore {
    * for Redis's silence: its answer is read first, and a write Redis refused for arriving after
    * its fence (nothing applied) is sent once more with a fresh deadline.
    */
-  async #call<T>(run: (deadline: number) => Promise<T>): Promise<T> {
-    try {
-      return await this.#attempt(run);
-    } catch (error) {
-      if (!(error instanceof RefusedAfterStall)) throw error;
-      return this.#attempt(run).catch((again: unknown) => {
-        throw again instanceof RefusedAfterStall ? new LiveStoreUnavailable(undefined, { cause: again.cause }) : again;
-      });
-    }
+  #call<T>(run: (deadline: number) => Promise<T>): Promise<T> {
+    return this.#attempt(run, true);
   }
 
-  async #attempt<T>(run: (deadline: number) => Promise<T>): Promise<T> {
+  /** One try of a call; `again`: a fence refusal after this process stalled is tried once more. */
+  async #attempt<T>(run: (deadline: number) => Promise<T>, again: boolean): Promise<T> {
     if (this.#closed) throw new LiveStoreUnavailable('the live store is closed');
     if (this.#unavailableSince !== null) throw new LiveStoreUnavailable();
     const deadline = machineTime.wall() + this.#clockOffsetMs + this.#commandTimeoutMs - FENCE_MARGIN_MS;
-    const startedAt = machineTime.elapsed();
-    const pending = run(deadline);
-    let answered = false;
-    let stalled = false;
-    pending.then(
-      () => (answered = true),
-      () => (answered = true),
-    );
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      const expire = () => {
-        if (answered) return;
-        this.#markUnavailable();
-        reject(new LiveStoreUnavailable(`no Redis answer within ${this.#commandTimeoutMs} ms`));
-      };
-      timer = setTimeout(() => {
-        // Late: this process's own loop was blocked, so the command may have been written only
-        // as the block ended, or its answer may not have been read yet. Waiting for the next
-        // poll phase alone lost that race on a busy machine; Redis gets one full bound from now.
-        stalled = firedLate(startedAt, this.#commandTimeoutMs);
-        if (stalled) timer = setTimeout(expire, this.#commandTimeoutMs);
-        else expire();
-      }, this.#commandTimeoutMs);
-    });
+    const call = this.#deadlines.start();
     try {
-      return await Promise.race([pending, timeout]);
+      return await this.#deadlines.bound(call, run(deadline));
     } catch (error) {
       if (error instanceof LiveStoreUnavailable) throw error;
-      if (stalled && isFenceRefusal(error)) throw new RefusedAfterStall(error);
+      if (call.stalled && isFenceRefusal(error)) {
+        if (again) return this.#attempt(run, false);
+        throw new LiveStoreUnavailable(undefined, { cause: error });
+      }
       if (isUnreachable(error)) {
         this.#markUnavailable();
         throw new LiveStoreUnavailable(undefined, { cause: error });
       }
       throw error;
     } finally {
-      clearTimeout(timer);
+      this.#deadlines.end(call);
     }
   }
 
@@ -236,21 +216,23 @@ export class RedisLiveStore implements LiveStore {
     const { writes, guards = [], hits = [], publish, schedule } = commit;
     const keys = this.#hitKeys(hits);
     const checked = [...guards, ...writes];
-    keys.push(...checked.map((entry) => this.#key(entry.key)));
+    for (const entry of checked) keys.push(this.#key(entry.key));
     if (schedule) keys.push(this.#key(schedule.queue));
-    const args = [String(hits.length), String(guards.length), String(writes.length), ...(schedule ? [schedule.member, String(schedule.dueAt)] : ['', ''])];
-    args.push(...hitArgs(hits, 'commit'));
+    const args = [String(hits.length), String(guards.length), String(writes.length), schedule?.member ?? '', schedule ? String(schedule.dueAt) : ''];
+    pushHitArgs(args, hits, 'commit');
     for (const guard of guards) args.push(String(guard.expectedVersion));
     for (const write of writes) {
       const ttl = write.ttlMs === undefined ? '' : String(ttlMilliseconds(write.ttlMs, 'compareAndSet'));
       if (write.value === null) args.push(String(write.expectedVersion), 'd', ttl, '0');
       else if (write.parts === undefined) args.push(String(write.expectedVersion), 's', ttl, '1', encodeValue(write.value, 'compareAndSet'));
       else {
-        const parts = encodeParts(write).flat();
-        args.push(String(write.expectedVersion), write.parts === 'all' ? 'p' : 'u', ttl, String(parts.length), ...parts);
+        const parts = encodeParts(write);
+        args.push(String(write.expectedVersion), write.parts === 'all' ? 'p' : 'u', ttl, String(parts.length * 2));
+        for (const [field, json] of parts) args.push(field, json);
       }
     }
-    const [status, ...rest] = (await this.#call((deadline) => runScript(this.#client, COMMIT, keys, [...args, ...this.#publishArgs(publish)], deadline))) as unknown[];
+    this.#pushPublishArgs(args, publish);
+    const [status, ...rest] = (await this.#call((deadline) => runScript(this.#client, COMMIT, keys, args, deadline))) as unknown[];
     if (status === 1) return { ok: true, versions: rest as number[] };
     if (status === 2) return { ok: false, refused: (rest[0] as number[][]).map(windowHit) };
     const [index, hashes] = rest as [number, string[][]];
@@ -340,7 +322,7 @@ export class RedisLiveStore implements LiveStore {
   async hitWindow(key: string, now: number, windowMs: number, limit: number): Promise<WindowHit> {
     const hit = { key, now, windowMs, limit };
     checkWindowCheck(hit, 'hitWindow');
-    const verdict = (await this.#call((deadline) => runScript(this.#client, HIT_WINDOW, this.#hitKeys([hit]), hitArgs([hit], 'hitWindow'), deadline))) as number[];
+    const verdict = (await this.#call((deadline) => runScript(this.#client, HIT_WINDOW, this.#hitKeys([hit]), pushHitArgs([], [hit], 'hitWindow'), deadline))) as number[];
     return windowHit(verdict);
   }
 
@@ -348,7 +330,8 @@ export class RedisLiveStore implements LiveStore {
     const { key, maxLength, sequence, entry, publish, hits = [], guard, versions = [] } = push;
     checkNumberedPush(push);
     const keys = [...this.#hitKeys(hits), ...versions.map((read) => this.#key(read.key)), ...(guard ? [this.#key(guard.key)] : []), this.#key(key), this.#key(sequence)];
-    const args = [String(hits.length), String(maxLength), guard ? '1' : '0', ...hitArgs(hits, 'pushNumbered'), String(versions.length)];
+    const args = pushHitArgs([String(hits.length), String(maxLength), guard ? '1' : '0'], hits, 'pushNumbered');
+    args.push(String(versions.length));
     for (const read of versions) args.push(String(read.expectedVersion));
     if (guard) {
       const values = guard.oneOf.map((value) => encodeValue(value, 'pushNumbered'));
@@ -412,14 +395,17 @@ export class RedisLiveStore implements LiveStore {
   }
 
   /** The trailing script arguments of a publication: the prefixed channel, then the messages. */
-  #publishArgs(publish: Publication | undefined): string[] {
-    return publish ? [this.#key(publish.channel), ...publish.messages] : [];
+  #pushPublishArgs(args: string[], publish: Publication | undefined): void {
+    if (!publish) return;
+    args.push(this.#key(publish.channel));
+    for (const message of publish.messages) args.push(message);
   }
 }
 
-/** The ARGV of limit hits in a script: now, window ms, limit each. */
-function hitArgs(hits: readonly WindowCheck[], method: string): string[] {
-  return hits.flatMap((hit) => [String(hit.now), String(ttlMilliseconds(hit.windowMs, method)), String(hit.limit)]);
+/** The ARGV of limit hits in a script, after `args`: now, window ms, limit each. Answers `args`. */
+function pushHitArgs(args: string[], hits: readonly WindowCheck[], method: string): string[] {
+  for (const hit of hits) args.push(String(hit.now), String(ttlMilliseconds(hit.windowMs, method)), String(hit.limit));
+  return args;
 }
 
 function windowHit([allowed, count, retryAfterMs]: number[]): WindowHit {
@@ -445,19 +431,12 @@ function decodeDoc<T>(hash: string[]): VersionedDoc<T> | null {
 const FENCE_MARGIN_MS = 100;
 const PROBE_EVERY_MS = 200;
 
-/** Errors of the connection, not of the command: the call may be retried when Redis is back. */
 /** Redis refused a call that reached it after its deadline (see FENCE in redis-scripts): nothing was applied. */
 function isFenceRefusal(error: unknown): boolean {
   return error instanceof ErrorReply && error.message.startsWith('DEADLINE');
 }
 
-/** A fence refusal of a call whose lateness was this process's blocked loop: safe to send again. */
-class RefusedAfterStall extends Error {
-  constructor(cause: unknown) {
-    super('refused after this process stalled', { cause });
-  }
-}
-
+/** Errors of the connection, not of the command: the call may be retried when Redis is back. */
 function isUnreachable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error instanceof ErrorReply) return /^(DEADLINE|LOADING|BUSY|MASTERDOWN|TRYAGAIN)\b/.test(error.message);

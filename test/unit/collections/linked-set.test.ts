@@ -50,4 +50,14 @@ describe('LinkedSet', () => {
     set.add('c');
     expect(set.removeAll()).toEqual(['c']);
   });
+
+  it('shows its oldest entry first, and nothing when empty', () => {
+    const set = new LinkedSet<string>();
+    expect(set.first).toBeNull();
+    const a = set.add('a');
+    set.add('b');
+    expect(set.first?.value).toBe('a');
+    set.remove(a);
+    expect(set.first?.value).toBe('b');
+  });
 });

@@ -1,3 +1,5 @@
+import net from 'node:net';
+import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lobbyCommandContracts } from '../../../schema/routes/lobby-routes';
 import type { RouteContract } from '../../../schema/route-contract';
@@ -110,6 +112,29 @@ describe('a native route', () => {
     expect(res.status).toBe(500);
     expect(await res.json()).toEqual({ error: 'internal error' });
     expect(logs.errors().some((line) => line.includes('boom'))).toBe(true);
+  });
+
+  it('reads a body that arrives in pieces, multi-byte characters split between them', async () => {
+    const body = Buffer.from('{"map":"cp_été"}');
+    const head = `POST /api/lobbies/ABCDEF/vote-map HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ann\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const split = body.indexOf(0xc3) + 1;
+    const socket = net.connect(listening.port, '127.0.0.1');
+    await once(socket, 'connect');
+    const answer = new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk.toString('utf8');
+        if (parseResponses(text).length > 0) resolve(text);
+      });
+    });
+    await new Promise((written) => socket.write(Buffer.concat([Buffer.from(head), body.subarray(0, split)]), written));
+    // A pause so that the server reads the body in two pieces; the answer must be the same either way.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.write(body.subarray(split));
+    const [response] = parseResponses(await answer);
+    socket.destroy();
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.body)).toEqual({ code: 'ABCDEF', map: 'cp_été', by: 'ann' });
   });
 
   it('answers 408 and closes when the body stops arriving', async () => {
