@@ -11,9 +11,14 @@ interface KeptTeams {
   json: string;
 }
 
-/** A slot's JSON, made while its occupant's profile was `profile` and its flag showed `ready`. */
+/**
+ * A slot's JSON, made while its occupant's profile was `profile` and its flag showed `ready`;
+ * `profiles`: the record that profile was last found in, so that while the lobby's profiles are
+ * that very record the seat is not looked up again (a keep-ready renders all twelve seats).
+ */
 interface KeptSlot {
   slot: Slot;
+  profiles: LobbyState['profiles'];
   profile: LobbyState['profiles'][string] | undefined;
   ready: boolean;
   json: string;
@@ -114,12 +119,16 @@ function teamsJson(rendered: RenderedLobby, state: LobbyState, now: number): str
 }
 
 function slotJson(seats: (KeptSlot | undefined)[], seat: number, state: LobbyState, slot: Slot, now: number): string {
-  const profile = slot.userId === null ? undefined : state.profiles[memberKey(slot.userId)];
   const ready = slotReady(slot, now);
   const kept = seats[seat];
-  if (kept && kept.slot === slot && kept.profile === profile && kept.ready === ready) return kept.json;
+  if (kept && kept.slot === slot && kept.ready === ready && kept.profiles === state.profiles) return kept.json;
+  const profile = slot.userId === null ? undefined : state.profiles[memberKey(slot.userId)];
+  if (kept && kept.slot === slot && kept.ready === ready && kept.profile === profile) {
+    kept.profiles = state.profiles;
+    return kept.json;
+  }
   const json = JSON.stringify(slotView(state, slot, now));
-  seats[seat] = { slot, profile, ready, json };
+  seats[seat] = { slot, profiles: state.profiles, profile, ready, json };
   return json;
 }
 
