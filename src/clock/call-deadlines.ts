@@ -13,6 +13,7 @@ export interface TimedCall {
   stalled: boolean;
   /** Rejects the wait when its deadline comes: given to `start`, or set by `bound`. */
   reject: ((error: Error) => void) | null;
+  /** Its place in the list; null once the wait is over (ended or expired). */
   entry: LinkedEntry<TimedCall> | null;
 }
 

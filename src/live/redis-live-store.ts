@@ -59,7 +59,7 @@ export class RedisLiveStore implements LiveStore {
   readonly #handlers: ChannelHandlers;
   readonly #upstream = new Map<string, Upstream>();
   readonly #commandTimeoutMs: number;
-  /** Every call's command timeout (see #attempt). */
+  /** Every call's command timeout (see #call). */
   readonly #deadlines: CallDeadlines;
   /** Redis's clock minus ours (ms), measured on every (re)connection; the deadline fence is in Redis's clock. */
   #clockOffsetMs = 0;
@@ -121,14 +121,9 @@ export class RedisLiveStore implements LiveStore {
    * otherwise after the command timeout; connection errors become LiveStoreUnavailable. A call
    * whose wait overran because this process's own loop was blocked (see firedLate) is not taken
    * for Redis's silence: its answer is read first, and a write Redis refused for arriving after
-   * its fence (nothing applied) is sent once more with a fresh deadline.
+   * its fence (nothing applied) is sent once more with a fresh deadline (`again`: not yet sent twice).
    */
-  #call<T>(run: (deadline: number) => Promise<T>): Promise<T> {
-    return this.#attempt(run, true);
-  }
-
-  /** One try of a call; `again`: a fence refusal after this process stalled is tried once more. */
-  async #attempt<T>(run: (deadline: number) => Promise<T>, again: boolean): Promise<T> {
+  async #call<T>(run: (deadline: number) => Promise<T>, again = true): Promise<T> {
     if (this.#closed) throw new LiveStoreUnavailable('the live store is closed');
     if (this.#unavailableSince !== null) throw new LiveStoreUnavailable();
     const deadline = machineTime.wall() + this.#clockOffsetMs + this.#commandTimeoutMs - FENCE_MARGIN_MS;
@@ -138,7 +133,7 @@ export class RedisLiveStore implements LiveStore {
     } catch (error) {
       if (error instanceof LiveStoreUnavailable) throw error;
       if (call.stalled && isFenceRefusal(error)) {
-        if (again) return this.#attempt(run, false);
+        if (again) return this.#call(run, false);
         throw new LiveStoreUnavailable(undefined, { cause: error });
       }
       if (isUnreachable(error)) {
