@@ -121,9 +121,10 @@ function teamsJson(rendered: RenderedLobby, state: LobbyState, now: number): str
 function slotJson(seats: (KeptSlot | undefined)[], seat: number, state: LobbyState, slot: Slot, now: number): string {
   const ready = slotReady(slot, now);
   const kept = seats[seat];
-  if (kept && kept.slot === slot && kept.ready === ready && kept.profiles === state.profiles) return kept.json;
+  const sameSeat = kept !== undefined && kept.slot === slot && kept.ready === ready;
+  if (sameSeat && kept.profiles === state.profiles) return kept.json;
   const profile = slot.userId === null ? undefined : state.profiles[memberKey(slot.userId)];
-  if (kept && kept.slot === slot && kept.ready === ready && kept.profile === profile) {
+  if (sameSeat && kept.profile === profile) {
     kept.profiles = state.profiles;
     return kept.json;
   }
