@@ -4,52 +4,33 @@ import { requestIdOf } from '../src/door/request-id';
 import { notifyObservers, UNMATCHED_ROUTE } from '../src/observability/request-observer';
 import type { UwsApp } from './uws-host';
 import { endNative } from './native-door';
+import { framingRefusalOf, MAX_JSON_BODY_BYTES, type FramingRules, type Refusal } from './request-framing';
 
 /** Who hears of a refusal sent before the exchange ran: the exchange's own observers (access log, metrics). */
 export type RefusalDeps = Pick<ExchangeDeps, 'observers' | 'logger'>;
 
-export const MAX_JSON_BODY_BYTES = 1024 * 1024;
-
 /** A body that stalls longer than this between chunks is answered 408 (by the adapter, or the native routes). */
 export const READ_BODY_MAX_MS = 5_000;
 
-interface Refusal {
-  status: string;
-  error: string;
-  /** The request's framing is ambiguous: answer on the next turn (see `refuseAmbiguous`). */
-  ambiguous?: boolean;
-  /** The body the client declared and is still sending (0 without one; Infinity when chunked). */
-  unreadBytes: number;
-}
-
-/** Longest request target (path and query) accepted; a longer one is answered 414. */
-export const MAX_TARGET_LENGTH = 8 * 1024;
-
 /**
- * What is wrong with a request's framing, or null. uWS's parser takes the first of several
- * Content-Length headers; a proxy in front may take the last, which is how requests are
- * smuggled, so two different lengths are refused. (uWS itself drops a connection that sends both
- * Content-Length and Transfer-Encoding, or a length that is not a number: docs/http-framing.md.)
- * A chunked body has no length to check against the limit before it is buffered: 411, send
- * Content-Length. A target over 8 KB is 414, as nginx's default answers.
+ * The framing refusal (see request-framing.ts) of a head uWS holds, for the express catch-all
+ * (installBodySizeGuard below), which reads no more of the head: its other Content-Length
+ * headers are only looked for when it has one.
  */
-export function framingRefusal(req: HttpRequest, limit = MAX_JSON_BODY_BYTES, options: { chunked?: boolean } = {}): Refusal | null {
-  const length = req.getHeader('content-length');
-  const declared = length === '' ? (req.getHeader('transfer-encoding') === '' ? 0 : Number.POSITIVE_INFINITY) : Number(length);
-  if (req.getUrl().length + (req.getQuery() ?? '').length > MAX_TARGET_LENGTH) {
-    return { status: '414 URI Too Long', error: `request target over ${MAX_TARGET_LENGTH} characters`, unreadBytes: declared };
+function framingRefusal(req: HttpRequest, rules: FramingRules = {}): Refusal | null {
+  const first = req.getHeader('content-length');
+  let contentLength: string | undefined;
+  if (first !== '') {
+    const lengths: string[] = [];
+    req.forEach((name, value) => {
+      if (name === 'content-length') lengths.push(value);
+    });
+    contentLength = lengths.join(', ');
   }
-  if (length === '' && req.getHeader('transfer-encoding') === '') return null;
-  const lengths: string[] = [];
-  req.forEach((name, value) => {
-    if (name === 'content-length') lengths.push(value.trim());
-  });
-  if (lengths.some((value) => value !== lengths[0])) return { status: '400 Bad Request', error: 'different Content-Length headers sent', ambiguous: true, unreadBytes: Number.POSITIVE_INFINITY };
-  // A streamed route (the map upload) counts a chunked body against its limit as it arrives.
-  if (lengths.length === 0 && options.chunked) return null;
-  if (lengths.length === 0) return { status: '411 Length Required', error: 'chunked request bodies are not accepted; send Content-Length', unreadBytes: Number.POSITIVE_INFINITY };
-  if (Number(lengths[0]) > limit) return { status: '413 Payload Too Large', error: `request body over ${limit} bytes`, unreadBytes: declared };
-  return null;
+  const transferEncoding = req.getHeader('transfer-encoding');
+  const query = req.getQuery();
+  const targetLength = req.getUrl().length + (query ? query.length + 1 : 0);
+  return framingRefusalOf({ contentLength, transferEncoding: transferEncoding === '' ? undefined : transferEncoding, targetLength }, rules);
 }
 
 /**
@@ -92,11 +73,11 @@ export function sendRefusal(res: HttpResponse, req: HttpRequest, refusal: Refusa
  * native route runs first for every request that no more specific native route takes, refuses
  * bad framing and declared lengths over the limit before a byte is buffered, and otherwise yields
  * to the express catch-all. Streaming uploads register their own native routes, which are more
- * specific and so are not affected; the native GET routes call `framingRefusal` themselves.
+ * specific and so are not affected; the other native routes check framing themselves (nativeFramingRefusal).
  */
 export function installBodySizeGuard(app: UwsApp, deps: RefusalDeps, limit = MAX_JSON_BODY_BYTES): void {
   const guard = (res: HttpResponse, req: HttpRequest) => {
-    const refusal = framingRefusal(req, limit);
+    const refusal = framingRefusal(req, { limit });
     if (refusal) return sendRefusal(res, req, refusal, deps);
     req.setYield(true);
   };

@@ -3,6 +3,7 @@ import { contentTypeOf, type Answer, type DoorResponse } from '../src/door/excha
 import { presentedFromHeaders, type PresentedRequest } from '../src/door/presented-request';
 import { endAnswer } from './uws-host';
 import { statusLine } from './status-line';
+import { declaredLengthOf, framingRefusalOf, type FramingRules, type Refusal } from './request-framing';
 
 /**
  * How much of a refused request's body is still read (and thrown away) after the answer, so the
@@ -52,9 +53,14 @@ export function readNativeRequest(req: HttpRequest, res: HttpResponse, method: s
   });
   const path = req.getUrl();
   const query = req.getQuery();
-  const length = headers['content-length'];
-  const declaredLength = length !== undefined ? Number(length) : headers['transfer-encoding'] !== undefined ? Number.POSITIVE_INFINITY : 0;
+  const declaredLength = declaredLengthOf(headers['content-length'], headers['transfer-encoding']);
   return new UwsRequest(res, headers, method, path, query ? `${path}?${query}` : path, declaredLength);
+}
+
+/** The framing refusal (see request-framing.ts) of a request read whole: from the headers already collected. */
+export function nativeFramingRefusal(request: NativeRequest, rules?: FramingRules): Refusal | null {
+  const { headers, target } = request;
+  return framingRefusalOf({ contentLength: headers['content-length'], transferEncoding: headers['transfer-encoding'], targetLength: target.length }, rules);
 }
 
 /** The peer's address as uWS gives it; 'unknown' once the response may no longer be touched (the client went away). */

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { RouteContract } from '../schema/route-contract';
 import { siteRoutes } from '../schema/routes/site-routes';
-import { framingRefusal, sendRefusal } from '../host/body-size-guard';
-import { NativeResponse, presentedOfNative, readNativeRequest } from '../host/native-door';
+import { sendRefusal } from '../host/body-size-guard';
+import { NativeResponse, nativeFramingRefusal, presentedOfNative, readNativeRequest } from '../host/native-door';
 import { getAndHead, type UwsApp } from '../host/uws-host';
 import { NO_CREDENTIAL, PreparedAnswer, runExchange, type ExchangeDeps } from '../src/door/exchange';
 
@@ -53,9 +53,9 @@ export function installLobbyPageRoutes(app: UwsApp, deps: LobbyPageDeps): void {
     const notModified = new PreparedAnswer(304, Buffer.alloc(0), asset.headers);
     deps.bindings?.bound(route, 'native');
     getAndHead(app, route.path, (res, req, head) => {
-      const refusal = framingRefusal(req);
-      if (refusal) return sendRefusal(res, req, refusal, deps, route.path);
       const request = readNativeRequest(req, res, head ? 'HEAD' : 'GET');
+      const refusal = nativeFramingRefusal(request);
+      if (refusal) return sendRefusal(res, req, refusal, deps, route.path);
       const answer = request.headers['if-none-match'] === asset.etag ? notModified : fresh;
       void runExchange(
         deps,

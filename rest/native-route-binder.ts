@@ -3,10 +3,10 @@ import type { HttpResponse } from 'uWebSockets.js';
 import type { BodyOf, ParamsOf, RouteContract } from '../schema/route-contract';
 import { pathParameterReader, type UwsApp } from '../host/uws-host';
 import { runExchange, type Authenticate, type ExchangeDeps } from '../src/door/exchange';
-import { framingRefusal, READ_BODY_MAX_MS, sendRefusal } from '../host/body-size-guard';
+import { READ_BODY_MAX_MS, sendRefusal } from '../host/body-size-guard';
 import { HttpError } from './http-error';
 import { parseJsonBody } from './middleware/json-body';
-import { NativeResponse, presentedOfNative, readNativeRequest } from '../host/native-door';
+import { NativeResponse, nativeFramingRefusal, presentedOfNative, readNativeRequest } from '../host/native-door';
 import { CallDeadlines } from '../src/clock/call-deadlines';
 
 export interface NativeRouteDeps<C> extends ExchangeDeps {
@@ -48,9 +48,10 @@ export function bindNativeRoute<R extends RouteContract, C>(
   deps.bindings?.bound(route, 'native');
   const bodyDeadlines = new CallDeadlines(READ_BODY_MAX_MS, () => new HttpError(408, 'request body timed out', { Connection: 'close' }));
   app[UWS_METHOD[route.method]](route.path, (res, req) => {
-    const refusal = framingRefusal(req, bodyRules.maxBytes);
-    if (refusal) return sendRefusal(res, req, refusal, deps, route.path);
+    // The headers are read once: framing is decided on the ones the exchange reads.
     const request = readNativeRequest(req, res, method);
+    const refusal = nativeFramingRefusal(request, { limit: bodyRules.maxBytes });
+    if (refusal) return sendRefusal(res, req, refusal, deps, route.path);
     const door = new NativeResponse(res, request);
     const rawParams = pathParameters(req);
     const body = readBody(res, door, bodyDeadlines);

@@ -10,10 +10,10 @@ import { runExchange, type Authenticate, type ExchangeDeps } from '../../src/doo
 import { userOf, type Caller } from '../../src/identity/caller';
 import { UPLOAD_DEADLINE_MS, type MapLibrary } from '../../src/maps/map-library';
 import type { MapUpload } from '../../src/maps/map-upload';
-import { framingRefusal, sendRefusal } from '../../host/body-size-guard';
+import { sendRefusal } from '../../host/body-size-guard';
 import { DomainError } from '../../src/domain/domain-error';
 import { HttpError } from '../http-error';
-import { NativeResponse, presentedOfNative, readNativeRequest } from '../../host/native-door';
+import { NativeResponse, nativeFramingRefusal, presentedOfNative, readNativeRequest } from '../../host/native-door';
 import { toMapEntry } from './maps-routes';
 
 export interface MapUploadRouteDeps extends ExchangeDeps {
@@ -41,13 +41,13 @@ export function installMapUploadRoute(app: UwsApp, deps: MapUploadRouteDeps): vo
   deps.bindings?.bound(route, 'native');
 
   app.post(route.path, (res, req) => {
-    const refusal = framingRefusal(req, bodyLimit, { chunked: true });
+    const request = readNativeRequest(req, res, 'POST');
+    const refusal = nativeFramingRefusal(request, { limit: bodyLimit, chunked: true });
     if (refusal) {
       // The route's own words for a declared size over its limit.
       if (refusal.status.startsWith('413')) refusal.error = tooLarge().message;
       return sendRefusal(res, req, refusal, deps, route.path);
     }
-    const request = readNativeRequest(req, res, 'POST');
     const door = new NativeResponse(res, request);
     const body = new StreamedBody(res, door, bodyLimit, tooLarge, () => deps.inFlight.draining);
     void runExchange(

@@ -5,8 +5,8 @@ import type { PublicReads } from '../../src/public-reads/public-reads';
 import type { CachedAnswer } from '../../src/public-reads/serialized-cache';
 import { getAndHead, pathParameterReader, type UwsApp } from '../../host/uws-host';
 import { PreparedAnswer, runExchange, type ExchangeDeps } from '../../src/door/exchange';
-import { framingRefusal, sendRefusal } from '../../host/body-size-guard';
-import { NativeResponse, presentedOfNative, readNativeRequest } from '../../host/native-door';
+import { sendRefusal } from '../../host/body-size-guard';
+import { NativeResponse, nativeFramingRefusal, presentedOfNative, readNativeRequest } from '../../host/native-door';
 import { bindRoute, type Authenticate } from '../route-binder';
 
 type Answer = (reads: PublicReads, input: { params: any; query: any }) => CachedAnswer | Promise<CachedAnswer>;
@@ -58,9 +58,9 @@ export function installRawPublicRoutes(app: UwsApp, reads: PublicReads, deps: Ra
     const pathParameters = pathParameterReader(route.path);
     deps.bindings?.bound(route, 'native');
     getAndHead(app, route.path, (res, req, head) => {
-      const refusal = framingRefusal(req);
-      if (refusal) return sendRefusal(res, req, refusal, deps, route.path);
       const request = readNativeRequest(req, res, head ? 'HEAD' : 'GET');
+      const refusal = nativeFramingRefusal(request);
+      if (refusal) return sendRefusal(res, req, refusal, deps, route.path);
       const params = pathParameters(req);
       const query = Object.fromEntries(new URLSearchParams(req.getQuery() ?? ''));
       void runExchange(

@@ -6,7 +6,7 @@ import type { Actor } from './lobby-actor';
 import type { LobbyCommand, LobbyCommandType } from './lobby-commands';
 import { impliedEvents, type LobbyEvent } from './lobby-events';
 import type { LobbyRule } from './lobby-rule';
-import { isClosed, type LobbyState } from './lobby-state';
+import { copyLobbyState, isClosed, type LobbyState } from './lobby-state';
 import { voteMap } from './map-vote-rules';
 import { cancel, recordMatch, report } from './match-rules';
 import { join, kick, leave, partyJoin } from './membership-rules';
@@ -98,7 +98,7 @@ export function applyLobbyCommand(
  * votes hold strings only, so one level is all of them.
  */
 function draftOf(state: LobbyState, parts: readonly ObjectPart[]): LobbyState {
-  const draft = { ...state };
+  const draft = copyLobbyState(state);
   for (const part of parts) (draft as Record<ObjectPart, unknown>)[part] = ONE_LEVEL.has(part) ? { ...(state[part] as object) } : cloneDocument(state[part]);
   return draft;
 }

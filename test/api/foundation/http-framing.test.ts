@@ -82,6 +82,17 @@ describe('request smuggling', () => {
     expect(outcome.ended).toBe('closed');
   });
 
+  // uWS reads the body by the first length: the answer must count the same unread bytes.
+  it.each([
+    ['one Content-Length header', 'Content-Length: 2'],
+    ['two equal Content-Length headers', 'Content-Length: 2\nContent-Length: 2'],
+  ])('with %s, an answer sent before the body arrives says Connection: close', async (_what, lengths) => {
+    const outcome = await rawExchange(port, request(`POST /api/lobbies/ABCDEF/join HTTP/1.1\nHost: x\nContent-Type: application/json\n${lengths}`), 500);
+    const [answer] = parseResponses(outcome.text);
+    expect(answer.status).toBe(401);
+    expect(answer.header('connection')).toBe('close');
+  });
+
   it('a chunked body to a native lobby command route is answered 411', async () => {
     const outcome = await rawExchange(port, request('POST /api/lobbies/ABCDEF/chat HTTP/1.1\nHost: x\nContent-Type: application/json\nTransfer-Encoding: chunked', '2\r\n{}\r\n0\r\n\r\n'));
     expect(parseResponses(outcome.text).map((r) => r.status)).toEqual([411]);
