@@ -62,8 +62,11 @@ export function framingRefusalOf(framing: RequestFraming, rules: FramingRules = 
     if (transferEncoding === undefined || rules.chunked) return null;
     return { status: '411 Length Required', error: 'chunked request bodies are not accepted; send Content-Length', unreadBytes: Number.POSITIVE_INFINITY };
   }
-  if (contentLength.includes(',') && contentLength.split(',').some((value) => value.trim() !== firstLength(contentLength))) {
-    return { status: '400 Bad Request', error: 'different Content-Length headers sent', ambiguous: true, unreadBytes: Number.POSITIVE_INFINITY };
+  if (contentLength.includes(',')) {
+    const [first, ...others] = contentLength.split(',').map((value) => value.trim());
+    if (others.some((value) => value !== first)) {
+      return { status: '400 Bad Request', error: 'different Content-Length headers sent', ambiguous: true, unreadBytes: Number.POSITIVE_INFINITY };
+    }
   }
   const limit = rules.limit ?? MAX_JSON_BODY_BYTES;
   if (declared > limit) return { status: '413 Payload Too Large', error: `request body over ${limit} bytes`, unreadBytes: declared };
