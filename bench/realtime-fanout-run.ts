@@ -20,7 +20,10 @@ const WORKERS = 8;
 const THROUGHPUT_MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
 const RATE_PER_S = 50;
 const LATENCY_COMMANDS = RATE_PER_S * Math.max(4, Number(process.env.BENCH_SECONDS ?? 5));
-const DRAIN_MS = 15_000;
+/** How long the subscribers may receive nothing before what they still lack counts as lost. */
+const STALL_MS = 3_000;
+/** The most a drain is waited for, however steadily it goes. */
+const MAX_DRAIN_MS = 120_000;
 
 export interface FanoutTarget {
   /** Where the subscribers connect. */
@@ -39,8 +42,10 @@ export interface FanoutResult {
   max: number;
   /** Commands of the latency phase whose update did not reach every subscriber as a frame (a resynced client took it from a snapshot). */
   incomplete: number;
-  /** Frames the subscribers should have received (one per version each) and did not. */
+  /** Frames the subscribers should have received (one per version each) and did not, once they stopped receiving. */
   lost: number;
+  /** From the last command of the throughput phase answered to every subscriber holding its version; null: they never all did. */
+  catchUpMs: number | null;
   /** Changes that did not follow on from the version a client held; each answered by a resync. */
   gaps: number;
   skipped: number;
@@ -118,13 +123,30 @@ export class Subscribers {
     };
   }
 
-  /** Waits until every subscriber holds `version` (by a frame, or a snapshot after a gap), or DRAIN_MS passed. */
-  async delivered(version: number): Promise<void> {
-    const deadline = now() + DRAIN_MS;
+  /**
+   * Waits until every subscriber holds `version` (by a frame, or a snapshot after a gap) and
+   * answers when that was; null when they stopped receiving first (nothing arrived for STALL_MS)
+   * or MAX_DRAIN_MS ran out. A fan-out instance behind the instance taking the commands still
+   * delivers what it owes, at its own pace: a fixed wait had counted a late frame as a lost one.
+   */
+  async delivered(version: number): Promise<number | null> {
     const holding = async () => (await Promise.all(this.processes.map((p) => p.ask<{ count: number }>({ atLeast: version })))).reduce((sum, a) => sum + a.count, 0);
-    while (now() < deadline && (await holding()) < SUBSCRIBERS) {
+    const received = async () => {
+      const totals = await this.totals();
+      return totals.total + totals.resynced;
+    };
+    const deadline = now() + MAX_DRAIN_MS;
+    let seen = await received();
+    let movedAt = now();
+    while ((await holding()) < SUBSCRIBERS) {
+      const at = now();
+      if (at > deadline) return null;
+      const count = await received();
+      if (count !== seen) [seen, movedAt] = [count, at];
+      else if (at - movedAt > STALL_MS) return null;
       await new Promise((r) => setTimeout(r, 10));
     }
+    return now();
   }
 
   stop(): void {
@@ -187,10 +209,11 @@ export async function measureFanout(target: FanoutTarget, patches = false): Prom
         while (now() < stopAt) await run(worker);
       }),
     );
-    await subscribers.delivered(version);
+    const lastAnswered = now();
+    const caughtUpAt = await subscribers.delivered(version);
     const after = await subscribers.totals();
     const deliveriesPerS = (after.total - before.total) / ((after.last - started) / 1000);
-    // Every subscriber holds the last version by now (or DRAIN_MS ran out): what did not come as a frame was lost.
+    // Every subscriber holds the last version by now (or they stopped receiving): what did not come as a frame was lost.
     const lost = Math.max(0, (version - measuredFrom) * SUBSCRIBERS - (after.total - atStart.total));
 
     return {
@@ -200,6 +223,7 @@ export async function measureFanout(target: FanoutTarget, patches = false): Prom
       max: latencies[latencies.length - 1] ?? NaN,
       incomplete: arrivals.filter((a) => a.count < SUBSCRIBERS).length,
       lost,
+      catchUpMs: caughtUpAt === null ? null : caughtUpAt - lastAnswered,
       gaps: after.gaps - atStart.gaps,
       skipped: after.skipped - atStart.skipped,
       resynced: after.resynced - atStart.resynced,
@@ -272,7 +296,8 @@ export function describeFanout(label: string, runs: { patches: FanoutResult; ful
   const ms = (n: number) => n.toFixed(1);
   const line = (result: FanoutResult) =>
     `${fmt(result.deliveriesPerS)} deliveries/s (${(result.deliveriesPerS / bare.deliveriesPerS).toFixed(2)}x bare); command-to-last-subscriber p50 ${ms(result.p50)} ms, p99 ${ms(result.p99)} ms (${(result.p99 / bare.p99).toFixed(2)}x bare), max ${ms(result.max)} ms${result.incomplete ? `, ${result.incomplete} incomplete` : ''}; ` +
-    `${fmt(result.lost)} frames not received, ${result.gaps} gaps (${fmt(result.skipped)} versions skipped), ${result.resynced} resynced`;
+    `${fmt(result.lost)} frames not received, ${result.gaps} gaps (${fmt(result.skipped)} versions skipped), ${result.resynced} resynced; ` +
+    (result.catchUpMs === null ? 'the subscribers stopped receiving before all held the last version' : `all held the last version ${(result.catchUpMs / 1000).toFixed(1)} s after the last command`);
   const ratio = runs.patches.deliveriesPerS / bare.deliveriesPerS;
   const p99Ratio = runs.patches.p99 / bare.p99;
   const healed = runs.patches.gaps === runs.patches.resynced && runs.full.gaps === runs.full.resynced;
