@@ -26,7 +26,7 @@ export interface LobbyServicesInput {
   /** This instance's watchers: fed from the live store's lobby feed, whichever instance changed the lobby. */
   broadcast: LobbyBroadcast;
   /** This instance's public-read cache; its topics are dropped in every instance on a change. */
-  publicCache: { invalidate(...topics: string[]): void };
+  publicCache: { invalidate(...topics: string[]): void; invalidateAll(): void };
   /** Maps a lobby's map pool may use. */
   maps?: { names(): Promise<readonly string[]> };
   /** Reservations a lobby can be pinned to (the servers area). */
@@ -62,7 +62,7 @@ export interface LobbyServices {
  */
 export async function assembleLobbies(input: LobbyServicesInput): Promise<LobbyServices> {
   const { db, live, clock, logger } = input;
-  const invalidation = await startPublicCacheInvalidation(live, (topic) => input.publicCache.invalidate(topic), (error) =>
+  const invalidation = await startPublicCacheInvalidation(live, input.publicCache, (error) =>
     logger.error({ err: error }, 'publishing a cache invalidation failed'),
   );
   // A delta this instance cannot place (it started after the lobby's last whole update) is made good by a read.

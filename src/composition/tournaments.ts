@@ -12,7 +12,7 @@ import type { Authenticate } from '../../rest/route-binder';
 import { NO_ENTRY_FEE, type EntryFeePort } from '../tournaments/entry-fee';
 import { TournamentCommands } from '../tournaments/tournament-commands';
 import { tournamentCompetitions } from '../tournaments/tournament-competitions';
-import { publishTournament, startTournamentFeed } from '../tournaments/tournament-feed';
+import { publishTournament, startTournamentFeed, tournamentUpdate } from '../tournaments/tournament-feed';
 import { TournamentReads } from '../tournaments/tournament-reads';
 import type { TeamCompetitions } from '../teams/team-competitions';
 import type { SocketServer } from '../../realtime/socket-server';
@@ -62,7 +62,10 @@ export async function assembleTournaments(deps: TournamentsAssemblyDeps): Promis
       void publishTournament(deps.live, reads, id).catch((error: unknown) => deps.logger.warn({ err: error, tournamentId: id }, 'tournament update not published'));
     },
   });
-  const stopFeed = await startTournamentFeed(deps.live, (room, event, payload) => deps.sockets.deliverToRoom(room, event, payload, payload.version));
+  const stopFeed = await startTournamentFeed(deps.live, (room, event, payload) => deps.sockets.deliverToRoom(room, event, payload, payload.version), {
+    read: (id) => tournamentUpdate(reads, id),
+    onError: (error, id) => deps.logger.warn({ err: error, tournamentId: id }, 'tournament read again after a feed interruption failed'),
+  });
   deps.sockets.serveFeed(tournamentFeed(reads));
   return {
     router: tournamentsRouter({ authenticate: deps.authenticate, commands, reads, paidEntry: deps.paidEntry }),

@@ -151,7 +151,7 @@ export async function startLobbyFeed(live: LiveStore, listener: LobbyFeedListene
       }
       // Anything else (a test's marker) is not for watchers.
     }
-  });
+  }, () => assembler.recheckAll());
   return {
     listen: (another) => {
       listeners.push(another);

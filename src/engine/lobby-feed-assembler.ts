@@ -20,6 +20,8 @@ interface Base extends LobbyFields {
 
 /** More lobbies than a league has open at once; past it the oldest is forgotten (its next delta reads it again). Closed lobbies are forgotten at once. */
 const MAX_LOBBIES = 5_000;
+/** How soon a lobby read again after a possible loss is tried again when the read failed. */
+const RECHECK_RETRY_MS = 1_000;
 
 /**
  * One receiver's side of the lobby feed's deltas (see lobby-update-fields.ts): per lobby, the
@@ -53,6 +55,16 @@ export class LobbyFeedAssembler {
 
   update(code: string, version: number, phase: string, body: string): void {
     this.inOrder(code, () => this.#place(code, version, phase, body));
+  }
+
+  /**
+   * The feed may have lost messages (its subscription was interrupted), and the lobby that lost
+   * one may never send another: every lobby held here is read again at once. One the store has
+   * moved past what was handed on goes on as its next update (a jump, which a watcher resyncs);
+   * one that is gone is forgotten; one that cannot be read yet is tried again RECHECK_RETRY_MS later.
+   */
+  recheckAll(): void {
+    for (const code of [...this.#bases.keys()]) this.#recheck(code);
   }
 
   #place(code: string, version: number, phase: string, body: string): void {
@@ -92,16 +104,21 @@ export class LobbyFeedAssembler {
     if (this.#bases.size > MAX_LOBBIES) this.#bases.delete(this.#bases.keys().next().value!);
   }
 
-  #readAgain(code: string): void {
+  /** `handedOn`: the version already delivered, which a read that is not ahead of it leaves as it is. */
+  #readAgain(code: string, handedOn?: number): void {
     const waiting: Array<() => void> = [];
     this.#waiting.set(code, waiting);
-    const done = (detail: LobbyDetail | null) => {
+    const rechecking = handedOn !== undefined;
+    const done = (detail: LobbyDetail | null, failed = false) => {
       this.#waiting.delete(code);
-      if (detail) {
+      if (detail && (!rechecking || detail.version > handedOn)) {
         const base = { version: detail.version, ...fieldsOf(detail) };
         this.#keep(code, base);
         this.#deliver(code, base, detail.phase);
-      }
+      } else if (!detail && !(rechecking && failed)) this.#bases.delete(code);
+      // A recheck that could not read (the store is still coming back) keeps what was handed on and
+      // tries again: no later delta may ever come to show the loss.
+      if (rechecking && failed) setTimeout(() => this.#recheck(code), RECHECK_RETRY_MS).unref();
       // What arrived meanwhile, in order; a step that starts another read leaves the rest to it.
       for (let i = 0; i < waiting.length; i++) {
         try {
@@ -117,9 +134,18 @@ export class LobbyFeedAssembler {
       }
     };
     const reading = this.read ? Promise.resolve().then(() => this.read!(code)) : Promise.resolve(null);
-    reading.then(done, (error: unknown) => {
-      this.onError(error, code);
-      done(null);
-    });
+    reading.then(
+      (detail) => done(detail),
+      (error: unknown) => {
+        this.onError(error, code);
+        done(null, true);
+      },
+    );
+  }
+
+  /** One lobby read again after a possible loss, unless a read of it is under way or it was forgotten since. */
+  #recheck(code: string): void {
+    const base = this.#bases.get(code);
+    if (base && !this.#waiting.has(code)) this.#readAgain(code, base.version);
   }
 }

@@ -7,6 +7,7 @@ export type MessageHandler = (message: string) => void;
 
 interface Subscription {
   handler: MessageHandler;
+  interrupted: (() => void) | undefined;
 }
 
 export class ChannelHandlers {
@@ -15,14 +16,14 @@ export class ChannelHandlers {
   constructor(private readonly onHandlerError: (error: unknown, channel: string) => void) {}
 
   /** Returns the token for `remove`, and whether this is the channel's first handler. */
-  add(channel: string, handler: MessageHandler): { token: object; first: boolean } {
+  add(channel: string, handler: MessageHandler, interrupted?: () => void): { token: object; first: boolean } {
     let subscriptions = this.#channels.get(channel);
     const first = subscriptions === undefined;
     if (!subscriptions) {
       subscriptions = new Set();
       this.#channels.set(channel, subscriptions);
     }
-    const token: Subscription = { handler };
+    const token: Subscription = { handler, interrupted };
     subscriptions.add(token);
     return { token, first };
   }
@@ -53,6 +54,19 @@ export class ChannelHandlers {
         (token as Subscription).handler(message);
       } catch (error) {
         this.onHandlerError(error, channel);
+      }
+    }
+  }
+
+  /** Every subscription of every channel may have missed messages (see LiveStore.subscribe): each is told once. */
+  interrupted(): void {
+    for (const [channel, subscriptions] of this.#channels) {
+      for (const subscription of [...subscriptions]) {
+        try {
+          subscription.interrupted?.();
+        } catch (error) {
+          this.onHandlerError(error, channel);
+        }
       }
     }
   }

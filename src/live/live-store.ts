@@ -180,7 +180,12 @@ export interface LiveStore {
   increment(key: string): Promise<number>;
 
   publish(channel: string, message: string): Promise<void>;
-  subscribe(channel: string, handler: (message: string) => void): Promise<Unsubscribe>;
+  /**
+   * `interrupted`: this subscription may have missed messages (its connection was lost) and is in
+   * place again, so what the subscriber built from the messages may be behind; whatever arrives
+   * after the call was published after it. A store that cannot lose a message never calls it.
+   */
+  subscribe(channel: string, handler: (message: string) => void, interrupted?: () => void): Promise<Unsubscribe>;
 
   /** Sorted-set scores: presence (member -> last seen), leaderboards, anything ranked by time. */
   scoreSet(key: string, member: string, score: number): Promise<void>;

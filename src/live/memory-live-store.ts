@@ -190,9 +190,10 @@ export class MemoryLiveStore implements LiveStore {
     this.#publishAll({ channel, messages: [message] });
   }
 
-  async subscribe(channel: string, handler: (message: string) => void): Promise<Unsubscribe> {
+  async subscribe(channel: string, handler: (message: string) => void, interrupted?: () => void): Promise<Unsubscribe> {
     this.#assertOpen();
-    const { token } = this.#handlers.add(channel, handler);
+    // Delivered in-process, a message is never lost: `interrupted` is kept but never called.
+    const { token } = this.#handlers.add(channel, handler, interrupted);
     return async () => {
       this.#handlers.remove(channel, token);
     };

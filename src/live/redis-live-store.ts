@@ -86,6 +86,15 @@ export class RedisLiveStore implements LiveStore {
     this.#subscriber = connection((socket) => this.#client.duplicate({ socket, disableOfflineQueue: true }), connectTimeoutMs, onError);
     this.#handlers = new ChannelHandlers(options.onHandlerError ?? logHandlerError);
     this.#client.on('ready', () => void this.#measureClock().catch(() => undefined));
+    // Redis drops a subscriber whose unread messages pass its output-buffer limit, as it drops any
+    // connection on a restart: what was published until node-redis had subscribed again is lost.
+    // node-redis emits 'ready' once its SUBSCRIBEs are answered, so a 'ready' after the first is
+    // that moment, and every subscription hears of the loss then.
+    let subscribedBefore = false;
+    this.#subscriber.on('ready', () => {
+      if (subscribedBefore) this.#handlers.interrupted();
+      subscribedBefore = true;
+    });
   }
 
   async connect(): Promise<void> {
@@ -250,10 +259,10 @@ export class RedisLiveStore implements LiveStore {
     await this.#fenced('PUBLISH', channel, [message]);
   }
 
-  async subscribe(channel: string, handler: (message: string) => void): Promise<Unsubscribe> {
+  async subscribe(channel: string, handler: (message: string) => void, interrupted?: () => void): Promise<Unsubscribe> {
     if (this.#closed) throw new Error('live store is closed');
     if (this.#unavailableSince !== null || !this.#subscriber.isReady) throw new LiveStoreUnavailable();
-    const { token, first } = this.#handlers.add(channel, handler);
+    const { token, first } = this.#handlers.add(channel, handler, interrupted);
     if (first) {
       const listener = (message: string) => this.#handlers.deliver(channel, this.#handlers.snapshot(channel), message);
       this.#upstream.set(channel, { listener, subscribed: this.#subscriber.subscribe(this.#key(channel), listener) });

@@ -64,6 +64,12 @@ export class SerializedCache {
     }
   }
 
+  /** Every answer is stale from now on, loads under way included (invalidations may have been lost). */
+  invalidateAll(): void {
+    const keys = [...this.entries.keys(), ...this.loading.keys()];
+    this.invalidate(...new Set([...this.generations.keys(), ...keys.map(topicOf)]));
+  }
+
   private generationOf(key: string): number {
     return this.generations.get(topicOf(key)) ?? 0;
   }

@@ -24,10 +24,17 @@ export class TeamFeed<T> {
   constructor(private readonly deps: TeamFeedDeps<T>) {}
 
   async start(): Promise<void> {
-    this.#unsubscribe = await this.deps.live.subscribe(TEAMS_CHANNEL, (message) => {
-      const teamId = Number(message);
-      if (Number.isSafeInteger(teamId)) this.#deliver(teamId).catch(this.deps.onError);
-    });
+    this.#unsubscribe = await this.deps.live.subscribe(
+      TEAMS_CHANNEL,
+      (message) => {
+        const teamId = Number(message);
+        if (Number.isSafeInteger(teamId)) this.#deliver(teamId).catch(this.deps.onError);
+      },
+      // Changes announced while the subscription was down are lost: every team sent here is read again.
+      () => {
+        for (const teamId of [...this.#sent.keys()]) this.#deliver(teamId).catch(this.deps.onError);
+      },
+    );
   }
 
   /** After a commit: tell every instance (this one too, through the channel). */

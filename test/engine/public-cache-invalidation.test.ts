@@ -9,8 +9,8 @@ describe('public cache invalidation', () => {
     const live = new MemoryLiveStore();
     const here: string[] = [];
     const there: string[] = [];
-    const a = await startPublicCacheInvalidation(live, (t) => here.push(t), () => undefined);
-    const b = await startPublicCacheInvalidation(live, (t) => there.push(t), () => undefined);
+    const a = await startPublicCacheInvalidation(live, { invalidate: (t) => here.push(t), invalidateAll: () => here.push('*') }, () => undefined);
+    const b = await startPublicCacheInvalidation(live, { invalidate: (t) => there.push(t), invalidateAll: () => there.push('*') }, () => undefined);
     a.invalidate('matches');
     expect(here).toEqual(['matches']);
     await settle();

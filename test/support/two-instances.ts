@@ -27,9 +27,10 @@ export interface TwoInstances {
 /**
  * Two server processes as behind a load balancer (uWS fits one socket.io server per process), on
  * a fresh database and Redis prefix, logging in through one fake identity provider. Needs
- * REDIS_URL and DATABASE_URL. `env` adds to each process's environment.
+ * REDIS_URL and DATABASE_URL. `env` adds to each process's environment, `own[i]` to server i's
+ * alone (a store reached through a proxy of the test's, say).
  */
-export async function startTwoInstances(env: Record<string, string> = {}): Promise<TwoInstances> {
+export async function startTwoInstances(env: Record<string, string> = {}, own: Array<Record<string, string>> = []): Promise<TwoInstances> {
   const redisUrl = process.env.REDIS_URL!;
   const prefix = `t2${randomBytes(5).toString('hex')}:`;
   const database = await createTestDatabase();
@@ -44,24 +45,24 @@ export async function startTwoInstances(env: Record<string, string> = {}): Promi
     for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
     await deleteKeysWithPrefix(redisUrl, prefix);
   };
-  const start = async (): Promise<Instance> => {
+  const start = async (index: number): Promise<Instance> => {
     const dataDir = await mkdtemp(join(tmpdir(), 'league-two-'));
     dataDirs.push(dataDir);
     const server = await startServerProcess({
       NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: database.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix,
-      SESSION_SECRET: secret, STEAM_OPENID_URL: provider.url, SEED_DEMO_DATA: 'never', LOG_LEVEL: 'warn', ...env,
+      SESSION_SECRET: secret, STEAM_OPENID_URL: provider.url, SEED_DEMO_DATA: 'never', LOG_LEVEL: 'warn', ...env, ...own[index],
     });
     return { ...server, login: (platformId) => loginAs(server, provider, platformId) };
   };
   try {
-    for (let i = 0; i < 2; i++) servers.push(await start());
+    for (let i = 0; i < 2; i++) servers.push(await start(i));
   } catch (error) {
     await close();
     throw error;
   }
   const restart = async (index: number) => {
     await servers[index].stop();
-    servers[index] = await start();
+    servers[index] = await start(index);
     return servers[index];
   };
   return { servers, provider, database, restart, close };

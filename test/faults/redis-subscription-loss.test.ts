@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LobbyDetail } from '../../schema/lobby';
+import { startPublicCacheInvalidation } from '../../src/engine/public-cache-invalidation';
+import { connectRedisLiveStore } from '../../src/live/redis-live-store';
+import { TeamFeed } from '../../src/teams/team-feed';
+import { startTournamentFeed, TOURNAMENT_FEED_CHANNEL, type TournamentUpdate } from '../../src/tournaments/tournament-feed';
+import { lobbyAt } from '../api/lobby/lobby-client';
+import { startOwnRedis, type OwnRedis } from '../support/own-redis';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
+import { describeOnTwoInstances, startTwoInstances, type Instance, type TwoInstances } from '../support/two-instances';
+import { createLobby, lobbyCommand } from '../realtime/support/rest-client';
+import { closeAllClients, connect, nextEvent, request } from '../realtime/support/socket-client';
+import { freshUser } from '../realtime/support/users';
+
+/*
+ * Redis closes a subscriber connection whose unread messages pass its output-buffer limit (a
+ * fan-out instance far behind the instance taking the commands), as it closes every connection
+ * when it restarts; node-redis connects and subscribes again, but what was published meanwhile
+ * is gone. The lobby that lost an update may never send another, so nothing may wait for one.
+ */
+const withSignal = () => {
+  let signal!: () => void;
+  const signalled = new Promise<void>((resolve) => (signal = resolve));
+  return { signal, signalled };
+};
+
+describe('a subscription Redis drops', () => {
+  let redis: OwnRedis;
+
+  beforeAll(async () => {
+    redis = await startOwnRedis();
+  }, 30_000);
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  it('is reported to its subscriber once it is in place again, and delivers what is published after', async () => {
+    const store = await connectRedisLiveStore({ url: redis.url, prefix: 'drop:', onError: () => undefined });
+    try {
+      const received: string[] = [];
+      const { signal: interrupted, signalled: restored } = withSignal();
+      await store.subscribe('news', (message) => received.push(message), interrupted);
+
+      await redis.command('CLIENT', 'KILL', 'TYPE', 'pubsub');
+      await restored;
+      await store.publish('news', 'after the loss');
+
+      await expect.poll(() => received).toEqual(['after the loss']);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('makes the team feed send the teams that moved while it was cut off', async () => {
+    const store = await connectRedisLiveStore({ url: redis.url, prefix: 'team-drop:', onError: () => undefined });
+    const sent: Array<[number, number]> = [];
+    let version = 1;
+    const feed = new TeamFeed<string>({
+      live: store,
+      read: async (teamId) => ({ version, team: `team ${teamId} v${version}` }),
+      emit: (teamId, at) => sent.push([teamId, at]),
+      onError: () => undefined,
+    });
+    try {
+      await feed.start();
+      feed.changed(7);
+      await expect.poll(() => sent).toEqual([[7, 1]]);
+
+      await redis.command('CLIENT', 'KILL', 'TYPE', 'pubsub');
+      version = 2; // its announcement is the one lost
+
+      await expect.poll(() => sent).toEqual([[7, 1], [7, 2]]);
+    } finally {
+      await feed.close();
+      await store.close();
+    }
+  });
+
+  it('makes the tournament feed send the tournaments that moved while it was cut off', async () => {
+    const store = await connectRedisLiveStore({ url: redis.url, prefix: 'tournament-drop:', onError: () => undefined });
+    const sent: number[] = [];
+    let version = 1;
+    const now = (id: number): TournamentUpdate => ({ id, version, tournament: {}, bracket: {} });
+    const stop = await startTournamentFeed(store, (_room, _event, update) => sent.push(update.version), { read: async (id) => now(id), onError: () => undefined });
+    try {
+      await store.publish(TOURNAMENT_FEED_CHANNEL, JSON.stringify(now(3)));
+      await expect.poll(() => sent).toEqual([1]);
+
+      await redis.command('CLIENT', 'KILL', 'TYPE', 'pubsub');
+      version = 2;
+
+      await expect.poll(() => sent).toEqual([1, 2]);
+    } finally {
+      await stop();
+      await store.close();
+    }
+  });
+
+  it('makes the public cache drop every answer, since another instance\'s invalidation may be lost', async () => {
+    const store = await connectRedisLiveStore({ url: redis.url, prefix: 'cache-drop:', onError: () => undefined });
+    try {
+      const { signal, signalled: droppedAll } = withSignal();
+      const invalidation = await startPublicCacheInvalidation(store, { invalidate: () => undefined, invalidateAll: signal }, () => undefined);
+
+      await redis.command('CLIENT', 'KILL', 'TYPE', 'pubsub');
+
+      await droppedAll;
+      await invalidation.stop();
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describeOnTwoInstances('a lobby watcher whose instance lost the lobby feed', () => {
+  let proxy: TcpProxy;
+  let instances: TwoInstances;
+  let a: Instance;
+  let b: Instance;
+
+  beforeAll(async () => {
+    // A reaches Redis through a proxy of the test's own, B directly: A alone can be cut off.
+    proxy = await startTcpProxy(process.env.REDIS_URL!);
+    instances = await startTwoInstances({}, [{ REDIS_URL: proxy.url }]);
+    [a, b] = instances.servers;
+  }, 90_000);
+  afterAll(async () => {
+    closeAllClients();
+    await instances?.close();
+    await proxy?.close();
+  });
+
+  it('gets the update published while it was cut off, with no later change to show the gap', async () => {
+    const host = await freshUser(b);
+    const lobby = await createLobby(b.url, host.cookie);
+    const watcher = await connect(a.url);
+    const { lobby: snapshot } = await request<{ lobby: LobbyDetail }>(watcher, 'lobby:subscribe', { code: lobby.code });
+    const update = nextEvent(watcher, 'lobby:update', (payload) => payload.version > snapshot.version, 10_000);
+
+    proxy.refuse();
+    const voted = await lobbyCommand(b.url, lobby.code, 'vote-map', host.cookie, { map: snapshot.map_pool[0] });
+    proxy.restore();
+
+    expect(voted.status).toBe(200);
+    const current = await lobbyAt(b.url, lobby.code);
+    expect(current.version).toBe(snapshot.version + 1);
+    expect(await update).toMatchObject({ code: lobby.code, version: current.version, lobby: { votes: current.votes } });
+  });
+});
