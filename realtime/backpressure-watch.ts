@@ -24,7 +24,7 @@ interface DrainedSocket {
  * wraps `uws.ws` so the behaviour it registers carries ours. Call before `attachApp`; `attach`
  * the namespace and fan-out once they exist.
  */
-export function watchBackpressure(uws: UwsApp): { attach(nsp: Namespace, fanout: LobbyFanout): void; stop(): void } {
+export function watchBackpressure(uws: UwsApp, maxBackpressure: number): { attach(nsp: Namespace, fanout: LobbyFanout): void; stop(): void } {
   let target: { nsp: Namespace; fanout: LobbyFanout } | undefined;
   const carried = new WeakMap<object, Socket>();
   const register = uws.ws.bind(uws);
@@ -42,7 +42,11 @@ export function watchBackpressure(uws: UwsApp): { attach(nsp: Namespace, fanout:
       // Which socket a drained transport carries, found without walking every socket on each drain.
       nsp.on('connection', (socket) => {
         carried.set(socket.conn.transport, socket);
-        socket.conn.on('upgrade', (transport: object) => carried.set(transport, socket));
+        guardAcks(socket.conn.transport as AckCarrier, socket, maxBackpressure);
+        socket.conn.on('upgrade', (transport: object) => {
+          carried.set(transport, socket);
+          guardAcks(transport as AckCarrier, socket, maxBackpressure);
+        });
       });
     },
     stop() {
@@ -57,3 +61,31 @@ function drained(ws: DrainedSocket, carried: WeakMap<object, Socket>, fanout: Lo
   const socket = transport === undefined ? undefined : carried.get(transport);
   if (socket?.connected) fanout.reannounce(socket.id, socket.rooms);
 }
+
+/** An engine.io transport as `guardAcks` sees it: on uWS, `socket` is the websocket. */
+interface AckCarrier {
+  send(packets: Array<{ type: string; data?: unknown }>): void;
+  socket?: { getBufferedAmount?(): number };
+}
+
+/**
+ * uWS also drops a direct send to a socket over `maxBackpressure` (send answers DROPPED), and
+ * engine.io does not look: an acknowledgement (a resubscribe's snapshot, a command's answer) to a
+ * client that far behind would be lost, and the client would wait for it for good. Such a
+ * connection is closed instead, before the answer is dropped: its client connects again by
+ * itself (a transport close, not a server's disconnect) and asks again.
+ */
+function guardAcks(transport: AckCarrier, socket: Socket, maxBackpressure: number): void {
+  const ws = transport.socket;
+  if (typeof ws?.getBufferedAmount !== 'function') return; // polling: nothing is dropped
+  const send = transport.send.bind(transport);
+  transport.send = (packets) => {
+    if (packets.some(isAck) && ws.getBufferedAmount!() > maxBackpressure) return void setImmediate(() => socket.conn.close());
+    send(packets);
+  };
+}
+
+/** socket.io's ACK and BINARY_ACK packets, as engine.io message packets carry them. */
+const isAck = (packet: { type: string; data?: unknown }): boolean =>
+  packet.type === 'message' && typeof packet.data === 'string' && (packet.data[0] === '3' || packet.data[0] === '6');
+

@@ -92,7 +92,7 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
   });
   // uWS silently skips a receiver whose send buffer passes this (its default is 64 KB, about 30
   // lobby updates); 1 MB, engine.io's documented default, only skips a client that is truly stuck.
-  const backpressure = watchBackpressure(uws);
+  const backpressure = watchBackpressure(uws, MAX_BACKPRESSURE_BYTES);
   io.attachApp(uws, { maxBackpressure: MAX_BACKPRESSURE_BYTES } as Parameters<LeagueIo['attachApp']>[1]);
 
   let stopPresence: (() => void) | undefined;

@@ -26,17 +26,24 @@ afterAll(async () => {
   await layer?.close();
 });
 
-it('skips frames to a client that stops reading its socket, and that client sees the jump, resyncs and ends holding the current lobby', async () => {
-  const { sockets, services, url } = layer;
-  const code = 'SLOW1';
+/** A lobby of 50 KB versions, and a watcher of it whose client has stopped reading its TCP socket. */
+async function stalledWatcher(code: string) {
+  const { services, url } = layer;
   const big = (version: number): LobbyDetail => ({ ...sampleLobby(code, version), name: `${'x'.repeat(50_000)} ${version}` });
   services.lobbiesByCode.set(code, big(1));
   const stalled = await connect(url);
   const watcher = await LobbyWatcher.start(stalled, code, false);
-  const steady = await LobbyWatcher.start(await connect(url), code, false);
   // The client stops reading its TCP socket: the kernel's buffers fill, then the 1 MB uWS keeps for it.
   const tcp = (stalled.io.engine.transport as unknown as { ws: { _socket: { pause(): void; resume(): void } } }).ws._socket;
   tcp.pause();
+  return { big, stalled, watcher, tcp };
+}
+
+it('skips frames to a client that stops reading its socket, and that client sees the jump, resyncs and ends holding the current lobby', async () => {
+  const { sockets, services, url } = layer;
+  const code = 'SLOW1';
+  const { big, watcher, tcp } = await stalledWatcher(code);
+  const steady = await LobbyWatcher.start(await connect(url), code, false);
 
   // 12 MB in steps the reading client keeps up with (a step is 400 KB, under its own backpressure bound).
   for (let version = 2; version <= UPDATES + 1; version++) {
@@ -54,4 +61,23 @@ it('skips frames to a client that stops reading its socket, and that client sees
   expect([watcher.duplicates, steady.duplicates]).toEqual([[], []]);
   expect(steady.gaps).toEqual([]);
   expect(steady.deliveries).toBe(UPDATES);
+});
+
+it('answers a subscribe from a client too far behind to be sent anything, or disconnects it: never leaves it waiting', async () => {
+  const { sockets, services } = layer;
+  const code = 'SLOW2';
+  const { big, stalled, tcp } = await stalledWatcher(code);
+  for (let version = 2; version <= 120; version++) {
+    services.lobbiesByCode.set(code, big(version));
+    sockets.broadcast.lobbyUpdated(code, version, big(version));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 200));
+
+  const answered = (stalled.timeout(10_000) as unknown as { emitWithAck(event: string, payload: unknown): Promise<unknown> })
+    .emitWithAck('lobby:subscribe', { code })
+    .then(() => 'answered', () => 'no answer');
+  const disconnected = new Promise<string>((resolve) => stalled.once('disconnect', () => resolve('disconnected')));
+  tcp.resume();
+
+  expect(await Promise.race([answered, disconnected])).not.toBe('no answer');
 });
