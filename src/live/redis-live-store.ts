@@ -83,18 +83,15 @@ export class RedisLiveStore implements LiveStore {
     const onError = options.onError ?? ((error: unknown) => console.error('live store: redis connection error', error));
     // No offline queue: a command while reconnecting fails at once (503) instead of being sent late.
     this.#client = connection((socket) => createClient({ url: options.url, socket, disableOfflineQueue: true }), connectTimeoutMs, onError);
-    this.#subscriber = connection((socket) => this.#client.duplicate({ socket, disableOfflineQueue: true }), connectTimeoutMs, onError);
-    this.#handlers = new ChannelHandlers(options.onHandlerError ?? logHandlerError);
-    this.#client.on('ready', () => void this.#measureClock().catch(() => undefined));
     // Redis drops a subscriber whose unread messages pass its output-buffer limit, as it drops any
     // connection on a restart: what was published until node-redis had subscribed again is lost.
     // node-redis emits 'ready' once its SUBSCRIBEs are answered, so a 'ready' after the first is
     // that moment, and every subscription hears of the loss then.
-    let subscribedBefore = false;
-    this.#subscriber.on('ready', () => {
-      if (subscribedBefore) this.#handlers.interrupted();
-      subscribedBefore = true;
-    });
+    this.#subscriber = connection((socket) => this.#client.duplicate({ socket, disableOfflineQueue: true }), connectTimeoutMs, onError, () =>
+      this.#handlers.interrupted(),
+    );
+    this.#handlers = new ChannelHandlers(options.onHandlerError ?? logHandlerError);
+    this.#client.on('ready', () => void this.#measureClock().catch(() => undefined));
   }
 
   async connect(): Promise<void> {
@@ -459,11 +456,13 @@ interface SocketOptions {
 /**
  * At start an unreachable Redis is a configuration error to report now, not to wait out; once
  * connected, a lost connection is retried with backoff (commands wait in the offline queue).
+ * `onReconnected` runs at each 'ready' after the first: the connection was lost and is back.
  */
 function connection(
   make: (socket: SocketOptions) => RedisClient,
   connectTimeoutMs: number,
   onError: (error: unknown) => void,
+  onReconnected?: () => void,
 ): RedisClient {
   let wasReady = false;
   const client = make({
@@ -472,6 +471,7 @@ function connection(
     reconnectStrategy: (retries) => (wasReady ? Math.min(2 ** retries * 50, 500) : false),
   });
   client.on('ready', () => {
+    if (wasReady) onReconnected?.();
     wasReady = true;
   });
   // Without a listener an 'error' event would crash the process; before the first connection the
