@@ -50,6 +50,8 @@ export interface FanoutResult {
   gaps: number;
   skipped: number;
   resynced: number;
+  /** Connections the server closed (rather than drop an ack to a client too far behind), each opened and subscribed again. */
+  reconnects: number;
 }
 
 interface Arrival {
@@ -120,6 +122,7 @@ export class Subscribers {
       gaps: sum('gaps'),
       skipped: sum('skipped'),
       resynced: sum('resynced'),
+      reconnects: sum('reconnects'),
     };
   }
 
@@ -162,6 +165,7 @@ interface Totals {
   gaps: number;
   skipped: number;
   resynced: number;
+  reconnects: number;
 }
 
 export async function measureFanout(target: FanoutTarget, patches = false): Promise<FanoutResult> {
@@ -227,6 +231,7 @@ export async function measureFanout(target: FanoutTarget, patches = false): Prom
       gaps: after.gaps - atStart.gaps,
       skipped: after.skipped - atStart.skipped,
       resynced: after.resynced - atStart.resynced,
+      reconnects: after.reconnects - atStart.reconnects,
     };
   } finally {
     subscribers.stop();
@@ -296,7 +301,7 @@ export function describeFanout(label: string, runs: { patches: FanoutResult; ful
   const ms = (n: number) => n.toFixed(1);
   const line = (result: FanoutResult) =>
     `${fmt(result.deliveriesPerS)} deliveries/s (${(result.deliveriesPerS / bare.deliveriesPerS).toFixed(2)}x bare); command-to-last-subscriber p50 ${ms(result.p50)} ms, p99 ${ms(result.p99)} ms (${(result.p99 / bare.p99).toFixed(2)}x bare), max ${ms(result.max)} ms${result.incomplete ? `, ${result.incomplete} incomplete` : ''}; ` +
-    `${fmt(result.lost)} frames not received, ${result.gaps} gaps (${fmt(result.skipped)} versions skipped), ${result.resynced} resynced; ` +
+    `${fmt(result.lost)} frames not received, ${result.gaps} gaps (${fmt(result.skipped)} versions skipped), ${result.resynced} resynced${result.reconnects ? `, ${result.reconnects} connections closed by the server and opened again` : ''}; ` +
     (result.catchUpMs === null ? 'the subscribers stopped receiving before all held the last version' : `all held the last version ${(result.catchUpMs / 1000).toFixed(1)} s after the last command`);
   const ratio = runs.patches.deliveriesPerS / bare.deliveriesPerS;
   const p99Ratio = runs.patches.p99 / bare.p99;

@@ -12,6 +12,9 @@ import { connect as connectTcp, type Socket } from 'node:net';
  */
 export class RawSocketIoClient {
   onEvent: (frame: Buffer, receivedAt: number) => void = () => undefined;
+  /** The connection ended without `close()` (the server closed it, or it broke); unanswered acks never will be. */
+  onClose: () => void = () => undefined;
+  private closing = false;
   private readonly pending = new Map<number, (payload: unknown) => void>();
   private nextAckId = 0;
   private partial: Buffer | null = null;
@@ -53,6 +56,9 @@ export class RawSocketIoClient {
         }
         client.auth = options.auth;
         socket.on('data', (bytes: Buffer) => client.onBytes(bytes));
+        socket.once('close', () => {
+          if (!client.closing) client.onClose();
+        });
         if (head.length > end + 4) client.onBytes(head.subarray(end + 4));
       };
       socket.on('data', onHandshake);
@@ -68,6 +74,7 @@ export class RawSocketIoClient {
   }
 
   close(): void {
+    this.closing = true;
     this.socket.destroy();
   }
 

@@ -5,12 +5,14 @@
  * counts `lobby:chat` frames. Each client does what the protocol asks of one: a change that does not
  * follow on from the version it holds (the server skipped it while its socket was too far behind)
  * is a gap, and it subscribes again for a snapshot; the process counts gaps, the versions they
- * skipped and the resyncs done. Several such processes share the receiving work, so the last of 500
+ * skipped and the resyncs done. A connection the server closes (it does so rather than drop an
+ * acknowledgement to a client too far behind) is opened again and subscribed again, as
+ * socket.io-client would; that snapshot answers a gap still unanswered. Several such processes share the receiving work, so the last of 500
  * deliveries is not held up by one process reading 500 sockets in turn.
  *
  * Messages in: {connect: {url, code, count, patches}}, {range: [from, to]}, {atLeast: version}, 'totals', 'stop'.
  * Messages out: 'ready', {arrivals: [[count, last], ...]} for from..to, {count} of clients holding
- * `version` or later, {total, last, chats, chatLast, gaps, skipped, resynced}.
+ * `version` or later, {total, last, chats, chatLast, gaps, skipped, resynced, reconnects}.
  */
 import { isChatFrame, patchBase, RawSocketIoClient, updateVersion } from './realtime-raw-client';
 
@@ -30,6 +32,8 @@ interface Watch {
   client: RawSocketIoClient;
   /** The version held; -1 while a (re)subscribe is unanswered, ANY after a bare ack. */
   held: number;
+  /** A gap was seen and no snapshot has answered it yet. */
+  owed: boolean;
 }
 
 const arrivals = new Map<number, Arrival>();
@@ -40,6 +44,7 @@ let chatLast = 0;
 let gaps = 0;
 let skipped = 0;
 let resynced = 0;
+let reconnects = 0;
 const watches: Watch[] = [];
 
 function onEvent(watch: Watch, frame: Buffer, at: number): void {
@@ -65,32 +70,48 @@ function onEvent(watch: Watch, frame: Buffer, at: number): void {
   else if (version > watch.held) {
     gaps += 1;
     skipped += version - watch.held - 1;
-    resync(watch);
+    watch.owed = true;
+    void subscribe(watch);
   }
 }
 
-function subscribe(watch: Watch, code: string, patches: boolean): Promise<void> {
+let subscription: { url: string; code: string; patches: boolean };
+
+function subscribe(watch: Watch): Promise<void> {
+  const { code, patches } = subscription;
   watch.held = -1;
   return watch.client.emitWithAck('lobby:subscribe', patches ? { code, patches } : { code }).then((answer) => {
     watch.held = (answer as { lobby?: { version: number } }).lobby?.version ?? ANY;
+    if (watch.owed) [watch.owed, resynced] = [false, resynced + 1];
   });
 }
 
 /** Held after an ack with no snapshot (the bare baseline's): the next frame is taken as it comes. */
 const ANY = -2;
 
-let resync: (watch: Watch) => void = () => undefined;
+function attach(watch: Watch, client: RawSocketIoClient): Promise<void> {
+  watch.client = client;
+  client.onEvent = (frame, at) => onEvent(watch, frame, at);
+  client.onClose = () => {
+    reconnects += 1;
+    watch.held = -1;
+    RawSocketIoClient.connect(subscription.url).then(
+      (again) => attach(watch, again),
+      (error: unknown) => process.stderr.write(`subscriber process: a reconnection failed: ${String(error)}\n`),
+    );
+  };
+  return subscribe(watch);
+}
 
 async function connect(url: string, code: string, count: number, patches: boolean): Promise<void> {
-  resync = (watch) => void subscribe(watch, code, patches).then(() => (resynced += 1));
+  subscription = { url, code, patches };
   for (let i = 0; i < count; i += 50) {
     const batch = await Promise.all(Array.from({ length: Math.min(50, count - i) }, () => RawSocketIoClient.connect(url)));
     await Promise.all(
       batch.map((client) => {
-        const watch: Watch = { client, held: -1 };
-        client.onEvent = (frame, at) => onEvent(watch, frame, at);
+        const watch: Watch = { client, held: -1, owed: false };
         watches.push(watch);
-        return subscribe(watch, code, patches);
+        return attach(watch, client);
       }),
     );
   }
@@ -101,7 +122,7 @@ process.on('message', (message: Command) => {
     for (const watch of watches) watch.client.close();
     process.exit(0);
   } else if (message === 'totals') {
-    process.send!({ total, last: lastAt, chats, chatLast, gaps, skipped, resynced });
+    process.send!({ total, last: lastAt, chats, chatLast, gaps, skipped, resynced, reconnects });
   } else if ('range' in message) {
     const [from, to] = message.range;
     const answer: Array<[number, number]> = [];
