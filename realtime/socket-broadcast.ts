@@ -18,6 +18,32 @@ export const LOBBIES_ROOM = 'lobbies';
  */
 export const FEED_BURST_MS = 20;
 
+/**
+ * How long one turn of the loop may spend sending the feed, and how much of it may wait (see
+ * BurstLimits). A lobby update to 500 watchers costs about half a millisecond of publishing, so a
+ * turn sends a few dozen; an instance that cannot keep up with the feed (two instances, one lobby
+ * changing thousands of times a second) keeps a lobby's newest update and drops the older ones
+ * still waiting: its watchers see the version jump and resync, as they would when uWS drops a
+ * send for a socket too far behind. Measured with `BENCH_SECONDS=40 npm run bench --
+ * realtime-fanout-redis`, docs/benchmarks.md.
+ */
+export const FEED_TURN_MS = 10;
+export const FEED_MAX_PENDING = 1_000;
+
+/** One send of the feed queue; an update or a list may be superseded by a newer one of the same key. */
+export interface FeedSend {
+  /** `update:<code>` or `list`: a later send with the same key makes this one redundant; null: never (chat). */
+  supersededBy: string | null;
+  send(): void;
+}
+
+/** The sends still worth making: every chat line, the newest update of each lobby, the newest list. */
+export function newestSends(pending: FeedSend[]): FeedSend[] {
+  const newest = new Map<string, FeedSend>();
+  for (const item of pending) if (item.supersededBy !== null) newest.set(item.supersededBy, item);
+  return pending.filter((item) => item.supersededBy === null || newest.get(item.supersededBy) === item);
+}
+
 export interface SocketBroadcast extends LobbyBroadcast {
   /** Who gets which lobby update: the subscribe handler registers its watchers here. */
   fanout: LobbyFanout;
@@ -45,19 +71,22 @@ export function socketBroadcast(io: Pick<Server<never, ServerToClientEvents>, 'l
   adapter.on('delete-room', (room: string) => {
     if (room.startsWith(lobbyRoom(''))) fanout.forget(room.slice(lobbyRoom('').length));
   });
-  const burst = new BurstDelivery<() => void>((sends) => {
-    for (const send of sends) send();
-  }, burstMs);
+  const burst = new BurstDelivery<FeedSend>((item) => item.send(), burstMs, undefined, {
+    turnMs: FEED_TURN_MS,
+    maxPending: FEED_MAX_PENDING,
+    compact: newestSends,
+  });
   const eventJson = (code: string, event: 'lobby:update' | 'lobby:chat', json: string, version: number) =>
-    burst.push(() => {
-      if (event === 'lobby:chat') return adapter.broadcastJson(lobbyRoom(code), event, json);
-      fanout.update(code, version, json);
-    });
+    burst.push(
+      event === 'lobby:chat'
+        ? { supersededBy: null, send: () => adapter.broadcastJson(lobbyRoom(code), event, json) }
+        : { supersededBy: `update:${code}`, send: () => fanout.update(code, version, json) },
+    );
   return {
     fanout,
     lobbyUpdated: (code, version, lobby) => eventJson(code, 'lobby:update', JSON.stringify({ code, version, lobby }), version),
     lobbyChat: (code, message) => eventJson(code, 'lobby:chat', JSON.stringify({ code, message }), 0),
-    lobbiesChanged: (lobbies) => burst.push(() => void io.local.to(LOBBIES_ROOM).emit('lobbies:update', { lobbies })),
+    lobbiesChanged: (lobbies) => burst.push({ supersededBy: 'list', send: () => void io.local.to(LOBBIES_ROOM).emit('lobbies:update', { lobbies }) }),
     lobbyEventJson: eventJson,
     // A socket watching the lobby (its updates or patches), or a packet someone may ask for again.
     wantsUpdate: (code) => fanout.watched(code) || adapter.mayBeReplayed(updatesRoom(code)),
