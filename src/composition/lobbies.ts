@@ -68,7 +68,8 @@ export async function assembleLobbies(input: LobbyServicesInput): Promise<LobbyS
   // A delta this instance cannot place (it started after the lobby's last whole update) is made good by a read.
   const feed = await startLobbyFeed(live, input.broadcast, {
     read: (code) => lobbies.detail(code),
-    onError: (error, code) => logger.warn({ err: error, lobby: code }, 'lobby feed: an update could not be placed, or its lobby read again; its watchers here wait for its next change'),
+    readList: () => lobbies.summaries(),
+    onError: (error, code) => logger.warn({ err: error, lobby: code }, 'lobby feed: an update could not be placed, or its lobby (or the open list: no lobby code) read again; its watchers here wait for its next change'),
   });
   const { bans: banRows, liveEpochs: epochs } = input.repos;
   // Chat, joining and creating check bans against this instance's current list (see BanList).

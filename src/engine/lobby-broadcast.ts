@@ -98,9 +98,17 @@ export function publishLobbies(live: LiveStore, lobbies: LobbySummary[]): Promis
 export interface LobbyFeedOptions {
   /** Reads a lobby whose delta this receiver cannot place (see LobbyFeedAssembler); without it such a delta is dropped. */
   read?: ReadLobby;
-  /** A read that failed, or a message that could not be placed. */
+  /**
+   * Reads the open lobby list, for the lists the feed may have lost with its subscription: without
+   * it the list watchers wait for the next change of the list.
+   */
+  readList?: () => Promise<LobbySummary[]>;
+  /** A read that failed, or a message that could not be placed (`code` '' for the list). */
   onError?: (error: unknown, code: string) => void;
 }
+
+/** How soon a list read again after a possible loss is tried again when the read failed. */
+const LIST_RETRY_MS = 1_000;
 
 /** This instance's subscription to the lobby feed. */
 export interface LobbyFeed {
@@ -124,6 +132,26 @@ export async function startLobbyFeed(live: LiveStore, listener: LobbyFeedListene
     options.onError ?? (() => undefined),
   );
   const takesUpdates = () => listeners.some((each) => each.lobbyEventJson !== undefined || each.lobbyUpdated !== undefined);
+  const listTakers = () => listeners.filter((each) => each.lobbiesChanged);
+  /** Lists received so far: a list read again is handed on only if no newer one arrived meanwhile. */
+  let lists = 0;
+  const readListAgain = () => {
+    const { readList, onError = () => undefined } = options;
+    if (!readList || listTakers().length === 0) return;
+    const before = lists;
+    readList().then(
+      (lobbies) => {
+        if (lists === before) for (const each of listTakers()) each.lobbiesChanged!(lobbies);
+      },
+      (error: unknown) => {
+        onError(error, '');
+        // The store is still coming back: tried again, unless a list came meanwhile.
+        setTimeout(() => {
+          if (lists === before) readListAgain();
+        }, LIST_RETRY_MS).unref();
+      },
+    );
+  };
   const stop = await live.subscribe(LOBBY_FEED_CHANNEL, (message) => {
     switch (message[0]) {
       case UPDATE: {
@@ -143,7 +171,8 @@ export async function startLobbyFeed(live: LiveStore, listener: LobbyFeedListene
         });
       }
       case LIST: {
-        const wanted = listeners.filter((each) => each.lobbiesChanged);
+        lists += 1;
+        const wanted = listTakers();
         if (wanted.length === 0) return;
         const { lobbies } = JSON.parse(message.slice(1)) as { lobbies: LobbySummary[] };
         for (const each of wanted) each.lobbiesChanged!(lobbies);
@@ -151,7 +180,10 @@ export async function startLobbyFeed(live: LiveStore, listener: LobbyFeedListene
       }
       // Anything else (a test's marker) is not for watchers.
     }
-  }, () => assembler.recheckAll());
+  }, () => {
+    assembler.recheckAll();
+    readListAgain();
+  });
   return {
     listen: (another) => {
       listeners.push(another);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LobbyDetail } from '../../schema/lobby';
+import type { LobbyDetail, LobbySummary } from '../../schema/lobby';
 import { startPublicCacheInvalidation } from '../../src/engine/public-cache-invalidation';
 import { connectRedisLiveStore } from '../../src/live/redis-live-store';
 import { TeamFeed } from '../../src/teams/team-feed';
@@ -162,5 +162,24 @@ describeOnTwoInstances('a lobby watcher whose instance lost the lobby feed', () 
     const current = await lobbyAt(b.url, lobby.code);
     expect(current.version).toBe(snapshot.version + 1);
     expect(await update).toMatchObject({ code: lobby.code, version: current.version, lobby: { votes: current.votes } });
+  });
+
+  it('gets the open lobby list as it is after a cut in which a lobby opened, with no later change to show it', async () => {
+    const watcher = await connect(a.url);
+    const onB = await connect(b.url);
+    const { lobbies: before } = await request<{ lobbies: LobbySummary[] }>(watcher, 'lobbies:subscribe');
+    await request(onB, 'lobbies:subscribe');
+    const host = await freshUser(b);
+    const listing = (code: string) => (payload: { lobbies: LobbySummary[] }) => payload.lobbies.some((each) => each.code === code);
+
+    proxy.refuse();
+    const opened = await createLobby(b.url, host.cookie);
+    // B's own watcher has it: the list went out on the feed while A was cut off.
+    await nextEvent(onB, 'lobbies:update', listing(opened.code), 10_000);
+    const listed = nextEvent(watcher, 'lobbies:update', listing(opened.code), 10_000);
+    proxy.restore();
+
+    expect(before.map((each) => each.code)).not.toContain(opened.code);
+    await listed;
   });
 });
