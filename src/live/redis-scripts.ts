@@ -118,11 +118,20 @@ for i = 1, w do
   writes[i] = {expected = tonumber(ARGV[a]), mode = ARGV[a + 1], ttl = ARGV[a + 2], from = a + 4, n = n}
   a = a + 4 + n
 end
-local conflict = 0
+local conflict, wrongForm = 0, 0
 for i = 1, g + w do
-  local expected
-  if i <= g then expected = tonumber(ARGV[guardsAt + i - 1]) else expected = writes[i - g].expected end
-  if versionOf(KEYS[first + i - 1]) ~= expected then conflict = i break end
+  local key, expected, version = KEYS[first + i - 1]
+  if i <= g then
+    expected, version = tonumber(ARGV[guardsAt + i - 1]), versionOf(key)
+  elseif writes[i - g].mode == 'u' then
+    -- The version and whether the document is in one piece, in one call: every lobby command's write.
+    local held = redis.call('HMGET', key, 'v', 'd')
+    expected, version = writes[i - g].expected, tonumber(held[1] or '0')
+    if held[2] and wrongForm == 0 then wrongForm = i - g end
+  else
+    expected, version = writes[i - g].expected, versionOf(key)
+  end
+  if version ~= expected then conflict = i break end
 end
 if conflict > 0 then
   countHits()
@@ -130,10 +139,8 @@ if conflict > 0 then
   for i = 1, g + w do current[i] = redis.call('HGETALL', KEYS[first + i - 1]) end
   return {0, conflict, current}
 end
-for i = 1, w do
-  if writes[i].mode == 'u' and redis.call('HEXISTS', KEYS[first + g + i - 1], 'd') == 1 then
-    return redis.error_reply('WRONGFORM ' .. KEYS[first + g + i - 1] .. ' was not written in parts')
-  end
+if wrongForm > 0 then
+  return redis.error_reply('WRONGFORM ' .. KEYS[first + g + wrongForm - 1] .. ' was not written in parts')
 end
 -- A queue holding another kind of data fails here, before anything is written.
 local queue = KEYS[first + g + w]
