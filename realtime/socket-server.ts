@@ -57,6 +57,8 @@ export interface SocketServer {
   serveFeed<T>(feed: RoomFeed<T>): void;
   /** An area feed's update of one record's room, to this instance's subscribers (after their snapshots, see RoomFanout). */
   deliverToRoom(room: string, event: string, payload: unknown, version?: number): void;
+  /** The rooms starting with `prefix` that a socket of this instance is in (an area feed's watched records). */
+  watchedRooms(prefix: string): string[];
   /** Disconnects every socket; safe to call twice. */
   close(): Promise<void>;
 }
@@ -151,6 +153,7 @@ export async function attachSocketServer(uws: UwsApp, options: SocketServerOptio
       connectionHandlers.push((socket) => serveRoomFeed(socket as never, feed, roomFanout, answers!));
     },
     deliverToRoom: (room, event, payload, version) => roomFanout.deliver(room, event, payload, version),
+    watchedRooms: (prefix) => [...io.of('/').adapter.rooms.keys()].filter((room) => room.startsWith(prefix)),
     close: () =>
       (closing ??= (async () => {
         stopPresence?.();

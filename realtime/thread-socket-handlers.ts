@@ -3,7 +3,8 @@ import { ThreadSubscribePayload } from '../schema/community';
 import type { RoomFeed } from './room-feed';
 import type { SocketServer } from './socket-server';
 
-export const threadRoom = (id: number) => `thread:${id}`;
+export const THREAD_ROOM_PREFIX = 'thread:';
+export const threadRoom = (id: number) => `${THREAD_ROOM_PREFIX}${id}`;
 
 /**
  * `thread:subscribe {id}` acks `{thread}` as the socket's user may see it (hidden threads: admins
@@ -19,11 +20,7 @@ export function threadFeed(visibleThread: (userId: number | null, threadId: numb
   };
 }
 
-/**
- * A post change published by any instance (the live store's channel), sent to this instance's
- * subscribers of its thread, each after its snapshot (RoomFanout; posts carry no version).
- */
-export function deliverThreadPost(sockets: Pick<SocketServer, 'deliverToRoom'>, message: string): void {
-  const push = JSON.parse(message) as ThreadPostPush;
+/** A post change from the feed (any instance's, see ThreadPostFeed) to this instance's subscribers of its thread, each after its snapshot (RoomFanout; posts carry no version). */
+export function deliverThreadPost(sockets: Pick<SocketServer, 'deliverToRoom'>, push: ThreadPostPush): void {
   sockets.deliverToRoom(threadRoom(push.thread_id), 'thread:post', push);
 }

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { DoorRoutes } from '../door/door-routes';
 import type { Config } from '../config/config';
-import { deliverThreadPost, threadFeed } from '../../realtime/thread-socket-handlers';
+import { deliverThreadPost, threadFeed, THREAD_ROOM_PREFIX } from '../../realtime/thread-socket-handlers';
 import type { SocketServer } from '../../realtime/socket-server';
 import { refuseWithHttpError } from '../../rest/middleware/credentials';
 import { toHttpError } from '../../rest/error-mapping';
@@ -15,6 +15,7 @@ import { ForumService } from '../community/forum-service';
 import { toPost } from '../community/forum-views';
 import type { Post } from '../../schema/community';
 import { PostingLimit } from '../community/posting-limit';
+import { ThreadPostFeed } from '../community/thread-post-feed';
 import type { Repositories } from './repositories';
 import { CategoryRepository } from '../db/community/category-repository';
 import { ForumReads } from '../db/community/forum-reads';
@@ -24,15 +25,12 @@ import type { UserRecord } from '../db/user-record';
 import type { Caller } from '../identity/caller';
 import type { LiveStore } from '../live/live-store';
 
-/** The live-store channel every instance listens on for post changes to push to its thread subscribers. */
-export const THREAD_POSTS_CHANNEL = 'community:thread-posts';
-
 export interface CommunityInput {
   config: Config;
   db: Database;
   repos: Pick<Repositories, 'bans'>;
   live: LiveStore;
-  sockets: Pick<SocketServer, 'deliverToRoom' | 'serveFeed'>;
+  sockets: Pick<SocketServer, 'deliverToRoom' | 'serveFeed' | 'watchedRooms'>;
   users: { findById(id: number): Promise<UserRecord | null> };
   authenticate: Authenticate<Caller>;
   banAuthor: BanAuthor;
@@ -58,11 +56,16 @@ export async function assembleCommunity(input: CommunityInput): Promise<Communit
   const isBanned = async (userId: number, em?: EntityManager) =>
     (await input.repos.bans.activeBan(userId, new Date(clock()), em)) !== null;
   const limit = new PostingLimit(live, clock, config.community.postsPerMinute, refuseWithHttpError);
-  const publish = (threadId: number, post: Post) => {
-    live.publish(THREAD_POSTS_CHANNEL, JSON.stringify({ thread_id: threadId, post })).catch((error: unknown) =>
-      logger.error({ err: error, threadId }, 'publishing a thread post failed'),
-    );
-  };
+  const posts = new ThreadPostFeed({
+    live,
+    watchedThreads: () => input.sockets.watchedRooms(THREAD_ROOM_PREFIX).map((room) => Number(room.slice(THREAD_ROOM_PREFIX.length))),
+    changedSince: async (threadIds, since) =>
+      (await reads.postsChangedSince(threadIds, new Date(since))).map((row) => ({ thread_id: row.thread_id, post: toPost(row) })),
+    deliver: (push) => deliverThreadPost(input.sockets, push),
+    clock,
+    onError: (error) => logger.error({ err: error }, 'thread posts feed: a post change could not be published, or the changes lost with the subscription read again'),
+  });
+  const publish = (threadId: number, post: Post) => posts.changed({ thread_id: threadId, post });
   const kind = forumPostApproval({
     reads,
     isBanned,
@@ -82,7 +85,7 @@ export async function assembleCommunity(input: CommunityInput): Promise<Communit
     publish,
   });
   const moderation = new ForumModeration({ db, reads, categories, reports: new ReportRepository(db), forum, banAuthor: input.banAuthor, isBanned, clock });
-  const stopListening = await live.subscribe(THREAD_POSTS_CHANNEL, (message) => deliverThreadPost(input.sockets, message));
+  await posts.start();
   input.sockets.serveFeed(
     threadFeed(async (userId, threadId) => {
       const user = userId === null ? null : await input.users.findById(userId);
@@ -90,5 +93,5 @@ export async function assembleCommunity(input: CommunityInput): Promise<Communit
     }),
   );
   const router = communityRouter({ authenticate: input.authenticate, forum, moderation, categories });
-  return { router, forum, close: stopListening };
+  return { router, forum, close: () => posts.close() };
 }
