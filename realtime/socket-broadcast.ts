@@ -24,8 +24,10 @@ export const FEED_BURST_MS = 20;
  * turn sends a few dozen; an instance that cannot keep up with the feed (two instances, one lobby
  * changing thousands of times a second) keeps a lobby's newest update and drops the older ones
  * still waiting: its watchers see the version jump and resync, as they would when uWS drops a
- * send for a socket too far behind. Measured with `BENCH_SECONDS=40 npm run bench --
- * realtime-fanout-redis`, docs/benchmarks.md.
+ * send for a socket too far behind. What waits bounds how late a watcher may be: 1,000 sends at
+ * the few hundred a second a saturated instance makes is a second or two. 10,000 let a 5 s
+ * saturation through without a gap, but after 40 s left watchers 13-23 s behind (1,000: 0.3-3 s).
+ * Measured with `npm run bench -- realtime-fanout-redis` and `BENCH_SECONDS=40`, docs/benchmarks.md.
  */
 export const FEED_TURN_MS = 10;
 export const FEED_MAX_PENDING = 1_000;
