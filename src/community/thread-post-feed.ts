@@ -16,7 +16,7 @@ export interface ThreadPostFeedDeps {
   live: Pick<LiveStore, 'publish' | 'subscribe'>;
   /** The threads some socket of this instance watches. */
   watchedThreads(): number[];
-  /** The posts of those threads written, edited or deleted at `since` or later, oldest first. */
+  /** The posts of those threads written, approved, edited or deleted at `since` or later, oldest first. */
   changedSince(threadIds: number[], since: number): Promise<ThreadPostPush[]>;
   /** Sends a post change to this instance's subscribers of its thread. */
   deliver(push: ThreadPostPush): void;
@@ -33,7 +33,6 @@ export interface ThreadPostFeedDeps {
  * threads that changed since the feed was last heard from are read from the database and sent
  * again (a watcher may get a change it already has: a post is a whole post, taken by its id).
  * One that arrives on the feed meanwhile is newer than the read: the read's copy is not sent.
- * Not covered: a queued post approved while the feed was down (its times are its writing's).
  */
 export class ThreadPostFeed {
   /** The last moment the subscription was surely live here: a message arrived, or it was (re)made. */

@@ -58,16 +58,17 @@ export class ForumReads {
   }
 
   /**
-   * The posts of the threads written, edited or deleted at `since` or later, oldest first, at most
-   * `limit` (queued ones only once approved): what a live feed that lost its messages sends again.
+   * The posts of the threads written, approved, edited or deleted at `since` or later, oldest
+   * first, at most `limit` (queued ones only once approved): what a live feed that lost its
+   * messages sends again.
    */
   async postsChangedSince(threadIds: number[], since: Date, limit = 500): Promise<PostRow[]> {
     if (threadIds.length === 0) return [];
     return this.db.em().execute<PostRow[]>(
       `select ${POST_COLUMNS} from community_posts p join users u on u.id = p.author_id
        where p.thread_id in (${threadIds.map(() => '?').join(', ')}) and p.pending = false
-         and greatest(p.created_at, p.edited_at, p.deleted_at) >= ?
-       order by greatest(p.created_at, p.edited_at, p.deleted_at), p.id limit ?`,
+         and greatest(p.created_at, p.approved_at, p.edited_at, p.deleted_at) >= ?
+       order by greatest(p.created_at, p.approved_at, p.edited_at, p.deleted_at), p.id limit ?`,
       [...threadIds, since, limit],
     );
   }

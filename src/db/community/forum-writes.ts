@@ -54,7 +54,7 @@ export const ForumWrites = {
 
   /** An approved queued post shows, with its thread if the post started it. */
   async releasePost(em: EntityManager, post: { id: number; threadId: number }, at: Date): Promise<void> {
-    await em.execute('update community_posts set pending = false where id = ?', [post.id]);
+    await em.execute('update community_posts set pending = false, approved_at = ? where id = ?', [at, post.id]);
     await em.execute('update community_threads set pending = false where id = ?', [post.threadId]);
     await ForumWrites.postAppeared(em, post.threadId, at);
   },

@@ -16,6 +16,8 @@ export const CommunityPost = defineEntity({
     createdAt: p.datetime().defaultRaw('now()'),
     editedAt: p.datetime().nullable(),
     deletedAt: p.datetime().nullable(),
+    /** When a queued post was approved (it showed then, not at its writing). */
+    approvedAt: p.datetime().nullable(),
   },
   indexes: [
     { name: 'community_posts_thread_id_id_index', properties: ['thread', 'id'] },

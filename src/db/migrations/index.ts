@@ -14,6 +14,7 @@ import { TeamsAndApprovals } from './0009-teams-and-approvals';
 import { CupsSchema } from './0015-cups';
 import { CupFinalRosters } from './0016-cup-final-rosters';
 import { CupFeeChecks } from './0017-cup-fee-checks';
+import { PostApprovedAt } from './0018-post-approved-at';
 
 /**
  * Every migration in order, listed by hand: file discovery is not used (it breaks on Node 20).
@@ -35,4 +36,5 @@ export const migrations: MigrationObject[] = [
   { name: '0015_cups', class: CupsSchema },
   { name: '0016_cup_final_rosters', class: CupFinalRosters },
   { name: '0017_cup_fee_checks', class: CupFeeChecks },
+  { name: '0018_post_approved_at', class: PostApprovedAt },
 ];
